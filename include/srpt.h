@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * srpt.h - objects of the ib_srpt SRP target driver and the functions each
+ * source file offers the others, grouped by defining file.
+ *
+ * Object lifetimes and the locks that protect each member are documented
+ * next to the members. Lock order: srpt_device.sdev_mutex ->
+ * srpt_port.mutex -> srpt_port_id.mutex; srpt_dev_lock (spinlock) and
+ * srpt_rdma_ch.spinlock are innermost.
+ */
+#ifndef SRPT_H
+#define SRPT_H
+
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/scatterlist.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/ib_cm.h>
+#include <rdma/rdma_cm.h>
+#include <rdma/rw.h>
+#include <target/target_core_base.h>
+#include <target/target_core_fabric.h>
+
+#include "srpt_compat.h"
+#include "srpt_proto.h"
+
+/* Limits and defaults (srpt-spec.md Appendix A). */
+enum {
+	MIN_SRPT_SQ_SIZE	= 16,
+	DEF_SRPT_SQ_SIZE	= 4096,
+	MAX_SRPT_RQ_SIZE	= 128,
+	MIN_SRPT_SRQ_SIZE	= 4,
+	DEFAULT_SRPT_SRQ_SIZE	= 4095,
+	MAX_SRPT_SRQ_SIZE	= 65535,
+	MIN_MAX_RSP_SIZE	= 40,
+	DEFAULT_MAX_RSP_SIZE	= 256,
+	MAX_SRPT_RSP_SIZE	= 1024,
+	DEFAULT_MAX_RDMA_SIZE	= 65536,
+	MAX_SRPT_RDMA_SIZE	= 1U << 24,
+	SRPT_RDMA_DEPTH		= 4,	/* responder resources, initiator depth */
+	SRPT_RDMA_CM_BACKLOG	= 128,
+	SRPT_NAME_LEN		= 64,
+	SRPT_SESS_NAME_LEN	= 40,
+};
+
+struct srpt_device;
+struct srpt_port;
+struct srpt_rdma_ch;
+
+/* ---------------------------------------------------------------------- */
+/* Port, port name directories and TPGs                                   */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * struct srpt_port_attrib - per-port settings shown as TPG attributes.
+ * @srp_max_rdma_size: reported in IOControllerProfile.rdma_size.
+ * @srp_max_rsp_size: send buffer size of channels created from now on.
+ * @srp_sq_size: send queue size of channels created from now on.
+ * @use_srq: whether channels of this HCA use the shared receive queue.
+ *
+ * Written by configfs stores under srpt_port.mutex; read without a lock when
+ * a channel is created (a torn read is impossible for these scalars).
+ */
+struct srpt_port_attrib {
+	u32	srp_max_rdma_size;
+	u32	srp_max_rsp_size;
+	u32	srp_sq_size;
+	bool	use_srq;
+};
+
+/**
+ * struct srpt_port_id - one configfs port-name directory (LIO WWN).
+ * @mutex: protects @tpg_list.
+ * @tpg_list: srpt_tpg.entry nodes of the TPGs below this directory.
+ * @wwn: LIO WWN; wwn.priv points at the srpt_port.
+ * @sport: the port this directory names; holds a port reference
+ *	   (srpt_port_get_ref()) from creation until srpt_port_id_destroy().
+ * @name: the name the directory was created with (GUID or GID form),
+ *	  returned by tpg_get_wwn(); immutable.
+ */
+struct srpt_port_id {
+	struct mutex		mutex;
+	struct list_head	tpg_list;
+	struct se_wwn		wwn;
+	struct srpt_port	*sport;
+	char			name[SRPT_NAME_LEN];
+};
+
+/**
+ * struct srpt_tpg - one TPG directory below a port name directory.
+ * @entry: node in srpt_port_id.tpg_list.
+ * @sport_id: the parent directory.
+ * @tpg: LIO portal group.
+ */
+struct srpt_tpg {
+	struct list_head	entry;
+	struct srpt_port_id	*sport_id;
+	struct se_portal_group	tpg;
+};
+
+/**
+ * struct port_and_port_id - result of srpt_lookup_port().
+ * @sport: the port whose GUID or GID name matched, or NULL.
+ * @port_id: the slot of the matching name (&sport->guid_id or
+ *	     &sport->gid_id), or NULL.
+ *
+ * When @sport is not NULL the caller holds a port reference and drops it
+ * with srpt_port_put_ref().
+ */
+struct port_and_port_id {
+	struct srpt_port	*sport;
+	struct srpt_port_id	**port_id;
+};
+
+/**
+ * struct srpt_port - one physical port of an HCA (embedded in srpt_device).
+ * @sdev: the HCA; immutable.
+ * @mad_agent: DM MAD agent or NULL; owned by mad.c, changed only from the
+ *	       refresh work and srpt_remove_one().
+ * @enabled: whether logins are accepted; protected by @mutex.
+ * @port: 1-based port number; immutable.
+ * @sm_lid: subnet manager LID, 0 after a port error.
+ * @lid: port LID, 0 after a port error.
+ * @gid: cached GID index 0.
+ * @work: refresh work (srpt_refresh_port()), scheduled by async events.
+ * @guid_name: GUID form name; written under srpt_dev_lock.
+ * @guid_id: configfs directory using @guid_name, or NULL; srpt_dev_lock.
+ * @gid_name: GID form name; written under srpt_dev_lock.
+ * @gid_id: configfs directory using @gid_name, or NULL; srpt_dev_lock.
+ * @port_attrib: TPG attributes shared by every TPG of both names.
+ * @ch_count: number of channels that own a LIO session on this port.
+ * @ch_wq: woken when @ch_count drops to zero (srpt_release_sport()).
+ * @mutex: protects @enabled, @nexus_list and every nexus ch_list, and
+ *	   serializes accepting a login against disconnecting it.
+ * @nexus_list: srpt_nexus.entry nodes; RCU for readers.
+ */
+struct srpt_port {
+	struct srpt_device	*sdev;
+	struct ib_mad_agent	*mad_agent;
+	bool			enabled;
+	u32			port;
+	u32			sm_lid;
+	u32			lid;
+	union ib_gid		gid;
+	struct work_struct	work;
+	char			guid_name[SRPT_NAME_LEN];
+	struct srpt_port_id	*guid_id;
+	char			gid_name[SRPT_NAME_LEN];
+	struct srpt_port_id	*gid_id;
+	struct srpt_port_attrib	port_attrib;
+	atomic_t		ch_count;
+	wait_queue_head_t	ch_wq;
+	struct mutex		mutex;
+	struct list_head	nexus_list;
+};
+
+/**
+ * struct srpt_device - per-HCA state.
+ * @refcnt: one reference for the ib_client binding (dropped by
+ *	    srpt_remove_one()) plus one per port reference
+ *	    (srpt_port_get_ref()). Freed with kfree() when the last goes, so it
+ *	    may outlive @device while configfs directories still exist.
+ * @device: the RDMA device; valid until srpt_remove_one() returns.
+ * @pd: protection domain.
+ * @lkey: pd->local_dma_lkey.
+ * @srq: shared receive queue, or NULL; protected by @sdev_mutex.
+ * @cm_id: IB CM listener, or NULL (RoCE, iWARP).
+ * @srq_size: depth of @srq.
+ * @sdev_mutex: serializes use_srq changes.
+ * @use_srq: whether @srq exists and channels use it; @sdev_mutex.
+ * @removed: set under srpt_dev_lock by srpt_remove_one(); configfs
+ *	     operations on ports of a removed device return -ENODEV.
+ * @req_buf_cache: buffer cache of @ioctx_ring.
+ * @ioctx_ring: receive contexts posted on @srq.
+ * @event_handler: async event handler.
+ * @list: node in srpt_dev_list (port.c), protected by srpt_dev_lock.
+ * @port_cnt: number of entries in @port.
+ * @port: one entry per physical port.
+ */
+struct srpt_device {
+	struct kref		refcnt;
+	struct ib_device	*device;
+	struct ib_pd		*pd;
+	u32			lkey;
+	struct ib_srq		*srq;
+	struct ib_cm_id		*cm_id;
+	int			srq_size;
+	struct mutex		sdev_mutex;
+	bool			use_srq;
+	bool			removed;
+	struct kmem_cache	*req_buf_cache;
+	struct srpt_recv_ioctx	**ioctx_ring;
+	struct ib_event_handler	event_handler;
+	struct list_head	list;
+	u32			port_cnt;
+	struct srpt_port	port[];
+};
+
+/* ---------------------------------------------------------------------- */
+/* Nexus and channels                                                     */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * struct srpt_nexus - I_T nexus.
+ * @rcu: for kfree_rcu().
+ * @entry: node in srpt_port.nexus_list.
+ * @ch_list: srpt_rdma_ch.list nodes; writers hold srpt_port.mutex.
+ * @i_port_id: initiator port ID from the login request.
+ * @t_port_id: target port ID from the login request.
+ *
+ * Lives until srpt_release_sport() frees every nexus of the port.
+ */
+struct srpt_nexus {
+	struct rcu_head		rcu;
+	struct list_head	entry;
+	struct list_head	ch_list;
+	u8			i_port_id[16];
+	u8			t_port_id[16];
+};
+
+/**
+ * enum rdma_ch_state - channel state; only ever moves to a higher value.
+ * @CH_CONNECTING: login accepted, waiting for the RTU / ESTABLISHED event.
+ * @CH_LIVE: RTU received, QP in RTS; IUs are processed.
+ * @CH_DISCONNECTING: DREQ sent or received.
+ * @CH_DRAINING: QP in error, zero-length write posted to flush the SQ.
+ * @CH_DISCONNECTED: all work requests flushed; release work scheduled.
+ */
+enum rdma_ch_state {
+	CH_CONNECTING,
+	CH_LIVE,
+	CH_DISCONNECTING,
+	CH_DRAINING,
+	CH_DISCONNECTED,
+};
+
+/* ---------------------------------------------------------------------- */
+/* I/O contexts                                                           */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * struct srpt_ioctx - part common to receive and send contexts.
+ * @cqe: completion entry of the WR that uses @buf.
+ * @buf: IU buffer.
+ * @dma: DMA address of @buf.
+ * @offset: bytes at the start of @buf before the IU (receive buffers are
+ *	    shifted so that immediate data starts 512-byte aligned).
+ * @index: position in its ring.
+ */
+struct srpt_ioctx {
+	struct ib_cqe		cqe;
+	void			*buf;
+	dma_addr_t		dma;
+	u32			offset;
+	u32			index;
+};
+
+/**
+ * struct srpt_recv_ioctx - receive context.
+ * @ioctx: common part.
+ * @wait_list: node in srpt_rdma_ch.cmd_wait_list while the IU waits.
+ * @byte_len: bytes received (wc->byte_len; peer-controlled).
+ */
+struct srpt_recv_ioctx {
+	struct srpt_ioctx	ioctx;
+	struct list_head	wait_list;
+	u32			byte_len;
+};
+
+/**
+ * struct srpt_rw_ctx - one RDMA READ/WRITE context (one SRP descriptor).
+ * @rw: the rdma_rw context.
+ * @sg: scatterlist of the target-side buffer.
+ * @nents: entries in @sg.
+ */
+struct srpt_rw_ctx {
+	struct rdma_rw_ctx	rw;
+	struct scatterlist	*sg;
+	unsigned int		nents;
+};
+
+/**
+ * enum srpt_command_state - SCSI command / TMF state.
+ * @SRPT_STATE_NEW: allocated, not yet submitted.
+ * @SRPT_STATE_NEED_DATA: waiting for RDMA READ of write data.
+ * @SRPT_STATE_DATA_IN: write data present, command executing.
+ * @SRPT_STATE_CMD_RSP_SENT: SRP_RSP posted.
+ * @SRPT_STATE_MGMT: task management function submitted.
+ * @SRPT_STATE_MGMT_RSP_SENT: TMF response posted.
+ * @SRPT_STATE_DONE: response completed; never left.
+ */
+enum srpt_command_state {
+	SRPT_STATE_NEW		 = 0,
+	SRPT_STATE_NEED_DATA	 = 1,
+	SRPT_STATE_DATA_IN	 = 2,
+	SRPT_STATE_CMD_RSP_SENT	 = 3,
+	SRPT_STATE_MGMT		 = 4,
+	SRPT_STATE_MGMT_RSP_SENT = 5,
+	SRPT_STATE_DONE		 = 6,
+};
+
+/**
+ * struct srpt_send_ioctx - send context, one per LIO tag.
+ * @ioctx: common part (@ioctx.buf holds the SRP_RSP).
+ * @ch: owning channel; immutable.
+ * @recv_ioctx: receive buffer lent to the command for immediate data.
+ * @s_rw_ctx: inline context used when there is one descriptor.
+ * @rw_ctxs: @s_rw_ctx or a kmalloc'd array of @n_rw_ctx entries.
+ * @imm_sg: one scatterlist entry over the immediate data.
+ * @rdma_cqe: completion of the last RDMA READ WR.
+ * @state: enum srpt_command_state; see srpt_set_cmd_state().
+ * @cmd: the LIO command.
+ * @n_rdma: send WRs the rw contexts need.
+ * @n_rw_ctx: entries in @rw_ctxs.
+ * @queue_status_only: the response carries status only, no data.
+ * @sense_data: sense buffer given to LIO.
+ */
+struct srpt_send_ioctx {
+	struct srpt_ioctx	ioctx;
+	struct srpt_rdma_ch	*ch;
+	struct srpt_recv_ioctx	*recv_ioctx;
+	struct srpt_rw_ctx	s_rw_ctx;
+	struct srpt_rw_ctx	*rw_ctxs;
+	struct scatterlist	imm_sg;
+	struct ib_cqe		rdma_cqe;
+	enum srpt_command_state	state;
+	struct se_cmd		cmd;
+	u8			n_rdma;
+	u8			n_rw_ctx;
+	bool			queue_status_only;
+	u8			sense_data[TRANSPORT_SENSE_BUFFER];
+};
+
+/**
+ * struct srpt_rdma_ch - one SRP channel (one RC connection).
+ * @nexus: I_T nexus; immutable after login.
+ * @qp: the queue pair.
+ * @ib_cm: IB CM connection (when !@using_rdma_cm).
+ * @ib_cm.cm_id: IB CM id.
+ * @rdma_cm: RDMA CM connection (when @using_rdma_cm).
+ * @rdma_cm.cm_id: RDMA CM id.
+ * @cq: completion queue (from the CQ pool).
+ * @cq_size: entries requested from the CQ pool.
+ * @zw_cqe: completion of the zero-length RDMA WRITE used to drain the SQ
+ *	    and to kick wait list processing after the RTU.
+ * @rcu: for kfree_rcu().
+ * @kref: one reference for the lifetime (dropped by the release work) plus
+ *	  temporary references taken by close paths.
+ * @closed: completed by the release work if set (srpt_disconnect_ch_sync()).
+ * @rq_size: receive ring size and number of LIO tags.
+ * @max_rsp_size: size of each send buffer.
+ * @sq_wr_avail: send queue WRs still available.
+ * @sport: the port; the channel holds a port reference.
+ * @max_ti_iu_len: largest IU the initiator accepts (limits sense data).
+ * @req_lim: diagnostics counter of outstanding credits.
+ * @req_lim_delta: credits to return with the next response.
+ * @imm_data_offset: offset of immediate data in SRP_CMD, 0 if none.
+ * @spinlock: protects @state.
+ * @state: enum rdma_ch_state.
+ * @rsp_buf_cache: cache of the send buffers.
+ * @ioctx_ring: send contexts, indexed by LIO tag.
+ * @req_buf_cache: cache of the receive buffers (no SRQ).
+ * @ioctx_recv_ring: receive contexts, NULL with SRQ.
+ * @list: node in srpt_nexus.ch_list; srpt_port.mutex for writers.
+ * @cmd_wait_list: IUs received before the channel was LIVE or before a
+ *		   send context was free; only touched from CQ context.
+ * @pkey: partition key of the connection.
+ * @using_rdma_cm: whether @rdma_cm or @ib_cm is valid.
+ * @processing_wait_list: @cmd_wait_list is being processed.
+ * @sess: LIO session, NULL before login completes and after release.
+ * @sess_name: session (initiator) name used for the ACL lookup.
+ * @release_work: tears the channel down in process context.
+ */
+struct srpt_rdma_ch {
+	struct srpt_nexus	*nexus;
+	struct ib_qp		*qp;
+	union {
+		struct {
+			struct ib_cm_id		*cm_id;
+		} ib_cm;
+		struct {
+			struct rdma_cm_id	*cm_id;
+		} rdma_cm;
+	};
+	struct ib_cq		*cq;
+	u32			cq_size;
+	struct ib_cqe		zw_cqe;
+	struct rcu_head		rcu;
+	struct kref		kref;
+	struct completion	*closed;
+	int			rq_size;
+	u32			max_rsp_size;
+	atomic_t		sq_wr_avail;
+	struct srpt_port	*sport;
+	int			max_ti_iu_len;
+	atomic_t		req_lim;
+	atomic_t		req_lim_delta;
+	u16			imm_data_offset;
+	spinlock_t		spinlock;
+	enum rdma_ch_state	state;
+	struct kmem_cache	*rsp_buf_cache;
+	struct srpt_send_ioctx	**ioctx_ring;
+	struct kmem_cache	*req_buf_cache;
+	struct srpt_recv_ioctx	**ioctx_recv_ring;
+	struct list_head	list;
+	struct list_head	cmd_wait_list;
+	u16			pkey;
+	bool			using_rdma_cm;
+	bool			processing_wait_list;
+	struct se_session	*sess;
+	char			sess_name[SRPT_SESS_NAME_LEN];
+	struct work_struct	release_work;
+};
+
+/* ---------------------------------------------------------------------- */
+/* Functions, grouped by defining file                                    */
+/* ---------------------------------------------------------------------- */
+
+/* main.c */
+extern u64 srpt_service_guid;
+extern unsigned int srp_max_req_size;
+extern unsigned int srpt_srq_size;
+extern struct ib_client srpt_client;
+
+/* port.c: the port table */
+struct srpt_device *srpt_sdev_alloc(struct ib_device *device, u32 port_cnt);
+void srpt_port_table_add(struct srpt_device *sdev);
+void srpt_port_table_del(struct srpt_device *sdev);
+struct port_and_port_id srpt_lookup_port(const char *name);
+void srpt_port_get_ref(struct srpt_port *sport);
+void srpt_port_put_ref(struct srpt_port *sport);
+void srpt_sdev_put(struct srpt_device *sdev);
+bool srpt_port_is_removed(const struct srpt_port *sport);
+void srpt_port_set_names(struct srpt_port *sport, const union ib_gid *gid);
+struct srpt_port_id *srpt_port_id_create(const char *name);
+void srpt_port_id_destroy(struct srpt_port_id *port_id);
+
+/* device.c: ib_client add/remove, async events, SRQ */
+int srpt_add_one(struct ib_device *device);
+void srpt_remove_one(struct ib_device *device, void *client_data);
+int srpt_refresh_port(struct srpt_port *sport);
+int srpt_use_srq(struct srpt_device *sdev, bool use_srq);
+
+/* configfs.c: the LIO fabric */
+int srpt_fabric_register(void);
+void srpt_fabric_unregister(void);
+struct srpt_port *srpt_tpg_to_sport(struct se_portal_group *tpg);
+
+/* mad.c: device management MAD agent */
+void srpt_mad_register(struct srpt_port *sport);
+void srpt_mad_unregister(struct srpt_port *sport);
+
+/* cm.c: listeners and login */
+int srpt_ib_cm_listen(struct srpt_device *sdev);
+void srpt_ib_cm_stop(struct srpt_device *sdev);
+int srpt_rdma_cm_set_port(u16 port);
+u16 srpt_rdma_cm_get_port(void);
+void srpt_rdma_cm_stop(void);
+
+/* channel.c: channel lifecycle */
+void srpt_set_enabled(struct srpt_port *sport, bool enabled);
+void srpt_release_sport(struct srpt_port *sport);
+void srpt_close_session(struct se_session *se_sess);
+
+/* ioctx.c: I/O context rings and buffer caches */
+struct kmem_cache *srpt_cache_get(unsigned int object_size);
+void srpt_cache_put(struct kmem_cache *cache);
+
+/* cmd.c: the I/O path and LIO command callbacks */
+void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+int srpt_post_recv(struct srpt_device *sdev, struct srpt_rdma_ch *ch,
+		   struct srpt_recv_ioctx *ioctx);
+void srpt_process_wait_list(struct srpt_rdma_ch *ch);
+int srpt_check_stop_free(struct se_cmd *cmd);
+void srpt_release_cmd(struct se_cmd *cmd);
+int srpt_write_pending(struct se_cmd *cmd);
+int srpt_get_tcm_cmd_state(struct se_cmd *cmd);
+int srpt_queue_data_in(struct se_cmd *cmd);
+int srpt_queue_status(struct se_cmd *cmd);
+void srpt_queue_tm_rsp(struct se_cmd *cmd);
+void srpt_aborted_task(struct se_cmd *cmd);
+
+#endif /* SRPT_H */

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * srpt_pure.h - the few types and helpers that pure protocol code may use.
+ *
+ * Files that parse or build SRP information units, DM MADs and port names
+ * (src/iu.c, src/dm.c, src/names.c) include only this header and the wire
+ * format headers. In the kernel it maps to the kernel's own types; in
+ * userspace (unit tests, fuzzers; SRPT_USERSPACE defined) it maps to libc.
+ * Nothing here may allocate, sleep, lock or log.
+ */
+#ifndef SRPT_PURE_H
+#define SRPT_PURE_H
+
+#ifdef SRPT_USERSPACE
+
+#include <endian.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <errno.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef uint16_t __be16;
+typedef uint32_t __be32;
+typedef uint64_t __be64;
+
+#define cpu_to_be16(x) htobe16(x)
+#define cpu_to_be32(x) htobe32(x)
+#define cpu_to_be64(x) htobe64(x)
+#define be16_to_cpu(x) be16toh(x)
+#define be32_to_cpu(x) be32toh(x)
+#define be64_to_cpu(x) be64toh(x)
+
+#define __packed __attribute__((packed))
+#define static_assert(e, ...) _Static_assert(e, #e)
+
+#else /* kernel */
+
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/stddef.h>
+#include <linux/build_bug.h>
+#include <asm/byteorder.h>
+
+#endif /* SRPT_USERSPACE */
+
+#endif /* SRPT_PURE_H */

@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * channel.c - (stub; to be written)
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include "srpt.h"
