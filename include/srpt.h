@@ -473,6 +473,19 @@ void srpt_close_session(struct se_session *se_sess);
 /* ioctx.c: I/O context rings and buffer caches */
 struct kmem_cache *srpt_cache_get(unsigned int object_size);
 void srpt_cache_put(struct kmem_cache *cache);
+struct srpt_recv_ioctx **srpt_alloc_recv_ring(struct srpt_device *sdev,
+					      int ring_size,
+					      struct kmem_cache *buf_cache,
+					      int alignment_offset);
+void srpt_free_recv_ring(struct srpt_device *sdev,
+			 struct srpt_recv_ioctx **ring, int ring_size,
+			 struct kmem_cache *buf_cache);
+struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
+					      int ring_size,
+					      struct kmem_cache *buf_cache);
+void srpt_free_send_ring(struct srpt_rdma_ch *ch,
+			 struct srpt_send_ioctx **ring, int ring_size,
+			 struct kmem_cache *buf_cache);
 
 /* cmd.c: the I/O path and LIO command callbacks */
 void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
