@@ -125,6 +125,8 @@ struct port_and_port_id {
  * @sdev: the HCA; immutable.
  * @mad_agent: DM MAD agent or NULL; owned by mad.c, changed only from the
  *	       refresh work and srpt_remove_one().
+ * @mad_warned: mad.c already logged that DM is unavailable on this port;
+ *	        same writers as @mad_agent.
  * @enabled: whether logins are accepted; protected by @mutex.
  * @port: 1-based port number; immutable.
  * @sm_lid: subnet manager LID, 0 after a port error.
@@ -145,6 +147,7 @@ struct port_and_port_id {
 struct srpt_port {
 	struct srpt_device	*sdev;
 	struct ib_mad_agent	*mad_agent;
+	bool			mad_warned;
 	bool			enabled;
 	u32			port;
 	u32			sm_lid;
@@ -321,6 +324,9 @@ enum srpt_command_state {
  * @n_rdma: send WRs the rw contexts need.
  * @n_rw_ctx: entries in @rw_ctxs.
  * @queue_status_only: the response carries status only, no data.
+ * @local_rsp: the response was built by the driver itself without LIO
+ *	       (malformed IU, failed submission); the send completion then
+ *	       frees the context instead of handing it back to LIO.
  * @sense_data: sense buffer given to LIO.
  */
 struct srpt_send_ioctx {
@@ -336,6 +342,7 @@ struct srpt_send_ioctx {
 	u8			n_rdma;
 	u8			n_rw_ctx;
 	bool			queue_status_only;
+	bool			local_rsp;
 	u8			sense_data[TRANSPORT_SENSE_BUFFER];
 };
 
@@ -378,6 +385,8 @@ struct srpt_send_ioctx {
  * @sess: LIO session, NULL before login completes and after release.
  * @sess_name: session (initiator) name used for the ACL lookup.
  * @release_work: tears the channel down in process context.
+ * @released: set under srpt_port.mutex by the release work once it no
+ *	      longer looks at @closed.
  */
 struct srpt_rdma_ch {
 	struct srpt_nexus	*nexus;
@@ -418,6 +427,7 @@ struct srpt_rdma_ch {
 	struct se_session	*sess;
 	char			sess_name[SRPT_SESS_NAME_LEN];
 	struct work_struct	release_work;
+	bool			released;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -469,6 +479,24 @@ void srpt_rdma_cm_stop(void);
 void srpt_set_enabled(struct srpt_port *sport, bool enabled);
 void srpt_release_sport(struct srpt_port *sport);
 void srpt_close_session(struct se_session *se_sess);
+struct srpt_nexus *srpt_get_nexus(struct srpt_port *sport,
+				  const u8 i_port_id[16],
+				  const u8 t_port_id[16]);
+struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
+				    struct srpt_nexus *nexus,
+				    struct ib_cm_id *ib_cm_id,
+				    struct rdma_cm_id *rdma_cm_id, u16 pkey,
+				    u32 max_ti_iu_len, u16 imm_data_offset,
+				    bool use_srq);
+void srpt_ch_destroy_unstarted(struct srpt_rdma_ch *ch);
+bool srpt_set_ch_state(struct srpt_rdma_ch *ch, enum rdma_ch_state new);
+bool srpt_ch_link(struct srpt_rdma_ch *ch, bool single, u8 *rsp_flags);
+bool srpt_ch_may_accept_locked(struct srpt_rdma_ch *ch);
+int srpt_ch_qp_rtr(struct srpt_rdma_ch *ch);
+int srpt_ch_qp_rts(struct srpt_rdma_ch *ch);
+void srpt_ch_established(struct srpt_rdma_ch *ch);
+int srpt_disconnect_ch(struct srpt_rdma_ch *ch);
+bool srpt_close_ch(struct srpt_rdma_ch *ch);
 
 /* ioctx.c: I/O context rings and buffer caches */
 struct kmem_cache *srpt_cache_get(unsigned int object_size);
