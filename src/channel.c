@@ -1,7 +1,867 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * channel.c - (stub; to be written)
+ * channel.c - I_T nexus and SRP channel lifecycle: creation of the rings,
+ * CQ and QP, the state machine, disconnect, drain and release.
+ *
+ * A channel is created by the login code in cm.c. Until it owns a LIO
+ * session it is torn down with srpt_ch_destroy_unstarted(); afterwards only
+ * through srpt_close_ch(): the QP is moved to the error state and a
+ * zero-length RDMA WRITE is posted. Its flush completion proves that every
+ * earlier send WR has completed and schedules the release work, which stops
+ * the session, drains the receive queue and frees everything.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/slab.h>
+#include <linux/delay.h>
+#include <rdma/ib_cache.h>
 #include "srpt.h"
+#include "srpt_login.h"
+
+static_assert((int)CH_CONNECTING == (int)SRPT_CH_CONNECTING);
+static_assert((int)CH_LIVE == (int)SRPT_CH_LIVE);
+static_assert((int)CH_DISCONNECTING == (int)SRPT_CH_DISCONNECTING);
+static_assert((int)CH_DRAINING == (int)SRPT_CH_DRAINING);
+static_assert((int)CH_DISCONNECTED == (int)SRPT_CH_DISCONNECTED);
+
+#define SRPT_WAIT_LOG_INTERVAL	(5 * HZ)
+
+static const char *srpt_sdev_name(const struct srpt_device *sdev)
+{
+	return dev_name(&sdev->device->dev);
+}
+
+/**
+ * srpt_get_nexus() - find or create the I_T nexus of a login.
+ * @sport: the port the login arrived on.
+ * @i_port_id: initiator port ID of the login request.
+ * @t_port_id: target port ID of the login request.
+ *
+ * Return: the nexus, or ERR_PTR(-ENOMEM).
+ */
+struct srpt_nexus *srpt_get_nexus(struct srpt_port *sport,
+				  const u8 i_port_id[16],
+				  const u8 t_port_id[16])
+{
+	struct srpt_nexus *nexus = NULL, *tmp_nexus = NULL, *n;
+
+	for (;;) {
+		mutex_lock(&sport->mutex);
+		list_for_each_entry(n, &sport->nexus_list, entry) {
+			if (memcmp(n->i_port_id, i_port_id, 16) == 0 &&
+			    memcmp(n->t_port_id, t_port_id, 16) == 0) {
+				nexus = n;
+				break;
+			}
+		}
+		if (!nexus && tmp_nexus) {
+			list_add_tail_rcu(&tmp_nexus->entry,
+					  &sport->nexus_list);
+			swap(nexus, tmp_nexus);
+		}
+		mutex_unlock(&sport->mutex);
+
+		if (nexus)
+			break;
+		tmp_nexus = kzalloc(sizeof(*tmp_nexus), GFP_KERNEL);
+		if (!tmp_nexus)
+			return ERR_PTR(-ENOMEM);
+		INIT_LIST_HEAD(&tmp_nexus->ch_list);
+		memcpy(tmp_nexus->i_port_id, i_port_id, 16);
+		memcpy(tmp_nexus->t_port_id, t_port_id, 16);
+	}
+	kfree(tmp_nexus);
+	return nexus;
+}
+
+/**
+ * srpt_set_ch_state() - move a channel to a higher state.
+ * @ch: the channel.
+ * @new: the new state.
+ *
+ * Return: true if the state changed, false if the channel already was in
+ * @new or a later state.
+ */
+bool srpt_set_ch_state(struct srpt_rdma_ch *ch, enum rdma_ch_state new)
+{
+	unsigned long flags;
+	bool changed;
+
+	spin_lock_irqsave(&ch->spinlock, flags);
+	changed = srpt_ch_state_may_advance(ch->state, new);
+	if (changed)
+		ch->state = new;
+	spin_unlock_irqrestore(&ch->spinlock, flags);
+	return changed;
+}
+
+static enum rdma_ch_state srpt_get_ch_state(struct srpt_rdma_ch *ch)
+{
+	unsigned long flags;
+	enum rdma_ch_state state;
+
+	spin_lock_irqsave(&ch->spinlock, flags);
+	state = ch->state;
+	spin_unlock_irqrestore(&ch->spinlock, flags);
+	return state;
+}
+
+static void srpt_free_ch(struct kref *kref)
+{
+	struct srpt_rdma_ch *ch = container_of(kref, struct srpt_rdma_ch,
+					       kref);
+	struct srpt_port *sport = ch->sport;
+
+	if (atomic_dec_and_test(&sport->ch_count))
+		wake_up(&sport->ch_wq);
+	srpt_port_put_ref(sport);
+	kfree_rcu(ch, rcu);
+}
+
+/* QP event handler; @ptr is the channel (qp_context). */
+static void srpt_qp_event(struct ib_event *event, void *ptr)
+{
+	struct srpt_rdma_ch *ch = ptr;
+
+	switch (event->event) {
+	case IB_EVENT_COMM_EST:
+		if (ch->using_rdma_cm)
+			rdma_notify(ch->rdma_cm.cm_id, event->event);
+		else
+			ib_cm_notify(ch->ib_cm.cm_id, event->event);
+		break;
+	case IB_EVENT_QP_LAST_WQE_REACHED:
+		pr_debug("%s: last WQE reached\n", ch->sess_name);
+		break;
+	default:
+		pr_err("%s: received QP event %s (%d) in state %s\n",
+		       ch->sess_name, ib_event_msg(event->event), event->event,
+		       srpt_ch_state_name(srpt_get_ch_state(ch)));
+		break;
+	}
+}
+
+static int srpt_zerolength_write(struct srpt_rdma_ch *ch)
+{
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_cqe = &ch->zw_cqe,
+			.opcode = IB_WR_RDMA_WRITE,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+	};
+
+	return ib_post_send(ch->qp, &wr.wr, NULL);
+}
+
+/*
+ * Completion of a zero-length write. Success means it was posted after the
+ * RTU to get IUs received while connecting processed; a flush error means
+ * the QP is in the error state and all earlier send WRs have completed.
+ */
+static void srpt_zerolength_write_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srpt_rdma_ch *ch = container_of(wc->wr_cqe, struct srpt_rdma_ch,
+					       zw_cqe);
+
+	if (wc->status == IB_WC_SUCCESS) {
+		srpt_process_wait_list(ch);
+		return;
+	}
+	if (srpt_set_ch_state(ch, CH_DISCONNECTED))
+		schedule_work(&ch->release_work);
+	else
+		pr_debug("%s: zero-length write completed in state %s\n",
+			 ch->sess_name,
+			 srpt_ch_state_name(srpt_get_ch_state(ch)));
+}
+
+static int srpt_ch_qp_init(struct srpt_rdma_ch *ch, struct ib_qp *qp)
+{
+	struct srpt_port *sport = ch->sport;
+	struct ib_qp_attr *attr;
+	u16 pkey_index = 0;
+	int ret;
+
+	attr = kzalloc(sizeof(*attr), GFP_KERNEL);
+	if (!attr)
+		return -ENOMEM;
+	ret = ib_find_cached_pkey(sport->sdev->device, sport->port, ch->pkey,
+				  &pkey_index);
+	if (ret) {
+		pr_warn("%s: P_Key %#x not found on port %u; using index 0\n",
+			srpt_sdev_name(sport->sdev), ch->pkey, sport->port);
+		pkey_index = 0;
+	}
+	attr->qp_state = IB_QPS_INIT;
+	attr->qp_access_flags = IB_ACCESS_LOCAL_WRITE;
+	attr->port_num = sport->port;
+	attr->pkey_index = pkey_index;
+	ret = ib_modify_qp(qp, attr, IB_QP_STATE | IB_QP_ACCESS_FLAGS |
+			   IB_QP_PORT | IB_QP_PKEY_INDEX);
+	kfree(attr);
+	return ret;
+}
+
+static int srpt_ch_qp_modify_cm(struct srpt_rdma_ch *ch,
+				enum ib_qp_state state)
+{
+	struct ib_qp_attr *attr;
+	int mask, ret;
+
+	attr = kzalloc(sizeof(*attr), GFP_KERNEL);
+	if (!attr)
+		return -ENOMEM;
+	attr->qp_state = state;
+	ret = ib_cm_init_qp_attr(ch->ib_cm.cm_id, attr, &mask);
+	if (ret)
+		goto out;
+	if (state == IB_QPS_RTR)
+		attr->max_dest_rd_atomic = SRPT_RDMA_DEPTH;
+	else
+		attr->max_rd_atomic = SRPT_RDMA_DEPTH;
+	ret = ib_modify_qp(ch->qp, attr, mask);
+out:
+	kfree(attr);
+	return ret;
+}
+
+/**
+ * srpt_ch_qp_rtr() - move the QP of an IB CM channel to RTR.
+ * @ch: the channel.
+ *
+ * Return: 0 or a negative errno.
+ */
+int srpt_ch_qp_rtr(struct srpt_rdma_ch *ch)
+{
+	return srpt_ch_qp_modify_cm(ch, IB_QPS_RTR);
+}
+
+/**
+ * srpt_ch_qp_rts() - move the QP of an IB CM channel to RTS.
+ * @ch: the channel.
+ *
+ * Return: 0 or a negative errno.
+ */
+int srpt_ch_qp_rts(struct srpt_rdma_ch *ch)
+{
+	return srpt_ch_qp_modify_cm(ch, IB_QPS_RTS);
+}
+
+static int srpt_ch_qp_err(struct srpt_rdma_ch *ch)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+	return ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
+}
+
+static void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
+{
+	if (!ch->qp)
+		return;
+	if (ch->using_rdma_cm)
+		rdma_destroy_qp(ch->rdma_cm.cm_id);
+	else
+		ib_destroy_qp(ch->qp);
+	ch->qp = NULL;
+	ib_cq_pool_put(ch->cq, ch->cq_size);
+	ch->cq = NULL;
+}
+
+/* Create CQ and QP once with @sq_size send queue entries. */
+static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
+				 bool use_srq)
+{
+	struct srpt_device *sdev = ch->sport->sdev;
+	const struct ib_device_attr *attrs = &sdev->device->attrs;
+	struct ib_qp_init_attr *init;
+	struct ib_qp *qp;
+	int ret;
+
+	ch->cq_size = ch->rq_size + sq_size;
+	ch->cq = ib_cq_pool_get(sdev->device, ch->cq_size, -1,
+				IB_POLL_WORKQUEUE);
+	if (IS_ERR(ch->cq)) {
+		ret = PTR_ERR(ch->cq);
+		ch->cq = NULL;
+		pr_err("%s: allocating a CQ with %u entries failed: %d\n",
+		       srpt_sdev_name(sdev), ch->cq_size, ret);
+		return ret;
+	}
+
+	init = kzalloc(sizeof(*init), GFP_KERNEL);
+	if (!init) {
+		ret = -ENOMEM;
+		goto put_cq;
+	}
+	init->qp_context = ch;
+	init->event_handler = srpt_qp_event;
+	init->send_cq = ch->cq;
+	init->recv_cq = ch->cq;
+	init->sq_sig_type = IB_SIGNAL_REQ_WR;
+	init->qp_type = IB_QPT_RC;
+	init->cap.max_send_wr = min_t(u32, sq_size / 2, attrs->max_qp_wr);
+	init->cap.max_rdma_ctxs = sq_size / 2;
+	init->cap.max_send_sge = attrs->max_send_sge;
+	init->cap.max_recv_sge = 1;
+	init->port_num = ch->sport->port;
+	if (use_srq)
+		init->srq = sdev->srq;
+	else
+		init->cap.max_recv_wr = ch->rq_size;
+
+	if (ch->using_rdma_cm) {
+		ret = rdma_create_qp(ch->rdma_cm.cm_id, sdev->pd, init);
+		if (ret)
+			goto free_init;
+		ch->qp = ch->rdma_cm.cm_id->qp;
+	} else {
+		qp = ib_create_qp(sdev->pd, init);
+		if (IS_ERR(qp)) {
+			ret = PTR_ERR(qp);
+			goto free_init;
+		}
+		ret = srpt_ch_qp_init(ch, qp);
+		if (ret) {
+			ib_destroy_qp(qp);
+			goto free_init;
+		}
+		ch->qp = qp;
+	}
+	atomic_set(&ch->sq_wr_avail, init->cap.max_send_wr);
+	pr_debug("%s: cq_size %u, sq_size %u, max_send_wr %u, rq_size %d\n",
+		 ch->sess_name, ch->cq_size, sq_size, init->cap.max_send_wr,
+		 ch->rq_size);
+	kfree(init);
+	return 0;
+
+free_init:
+	kfree(init);
+put_cq:
+	ib_cq_pool_put(ch->cq, ch->cq_size);
+	ch->cq = NULL;
+	return ret;
+}
+
+/*
+ * Create the CQ and QP of a channel, halving the send queue size after
+ * each failure until MIN_SRPT_SQ_SIZE, and post the receive ring.
+ */
+static int srpt_ch_create_qp(struct srpt_rdma_ch *ch, bool use_srq)
+{
+	struct srpt_device *sdev = ch->sport->sdev;
+	u32 sq_size = max_t(u32, ch->sport->port_attrib.srp_sq_size,
+			    MIN_SRPT_SQ_SIZE);
+	int i, ret;
+
+	for (;;) {
+		ret = srpt_ch_try_create_qp(ch, sq_size, use_srq);
+		if (ret == 0)
+			break;
+		if (sq_size <= MIN_SRPT_SQ_SIZE) {
+			pr_err("%s: creating a QP failed: %d\n",
+			       srpt_sdev_name(sdev), ret);
+			return ret;
+		}
+		sq_size = max_t(u32, sq_size / 2, MIN_SRPT_SQ_SIZE);
+		pr_debug("%s: retrying QP creation with sq_size %u\n",
+			 srpt_sdev_name(sdev), sq_size);
+	}
+
+	if (use_srq)
+		return 0;
+	for (i = 0; i < ch->rq_size; i++) {
+		ret = srpt_post_recv(sdev, ch, ch->ioctx_recv_ring[i]);
+		if (ret) {
+			pr_err("%s: posting receive %d failed: %d\n",
+			       srpt_sdev_name(sdev), i, ret);
+			srpt_ch_destroy_qp(ch);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void srpt_ch_free_rings(struct srpt_rdma_ch *ch)
+{
+	struct srpt_device *sdev = ch->sport->sdev;
+
+	if (ch->ioctx_recv_ring)
+		srpt_free_recv_ring(sdev, ch->ioctx_recv_ring, ch->rq_size,
+				    ch->req_buf_cache);
+	ch->ioctx_recv_ring = NULL;
+	if (ch->req_buf_cache)
+		srpt_cache_put(ch->req_buf_cache);
+	ch->req_buf_cache = NULL;
+	if (ch->ioctx_ring)
+		srpt_free_send_ring(ch, ch->ioctx_ring, ch->rq_size,
+				    ch->rsp_buf_cache);
+	ch->ioctx_ring = NULL;
+	if (ch->rsp_buf_cache)
+		srpt_cache_put(ch->rsp_buf_cache);
+	ch->rsp_buf_cache = NULL;
+}
+
+static int srpt_ch_alloc_rings(struct srpt_rdma_ch *ch, bool use_srq)
+{
+	struct srpt_device *sdev = ch->sport->sdev;
+	u32 align = srpt_login_imm_align(ch->imm_data_offset);
+	struct kmem_cache *cache;
+
+	cache = srpt_cache_get(ch->max_rsp_size);
+	if (IS_ERR_OR_NULL(cache))
+		return -ENOMEM;
+	ch->rsp_buf_cache = cache;
+	ch->ioctx_ring = srpt_alloc_send_ring(ch, ch->rq_size, cache);
+	if (IS_ERR_OR_NULL(ch->ioctx_ring)) {
+		ch->ioctx_ring = NULL;
+		goto fail;
+	}
+	if (use_srq)
+		return 0;
+
+	cache = srpt_cache_get(align + ch->imm_data_offset + srp_max_req_size);
+	if (IS_ERR_OR_NULL(cache))
+		goto fail;
+	ch->req_buf_cache = cache;
+	ch->ioctx_recv_ring = srpt_alloc_recv_ring(sdev, ch->rq_size, cache,
+						   align);
+	if (IS_ERR_OR_NULL(ch->ioctx_recv_ring)) {
+		ch->ioctx_recv_ring = NULL;
+		goto fail;
+	}
+	return 0;
+
+fail:
+	srpt_ch_free_rings(ch);
+	return -ENOMEM;
+}
+
+static void srpt_release_channel_work(struct work_struct *w);
+
+/**
+ * srpt_ch_create() - allocate a channel with its rings, CQ and QP.
+ * @sport: the port the login arrived on.
+ * @nexus: the I_T nexus.
+ * @ib_cm_id: IB CM id, or NULL for RDMA CM.
+ * @rdma_cm_id: RDMA CM id, or NULL for IB CM.
+ * @pkey: partition key of the connection.
+ * @max_ti_iu_len: the initiator's req_it_iu_len.
+ * @imm_data_offset: negotiated immediate data offset (0 = none).
+ * @use_srq: use the device's shared receive queue.
+ *
+ * The channel holds a port reference and counts in sport->ch_count from here
+ * on. The cm_id context is pointed at the channel. It is not yet on the
+ * nexus channel list.
+ *
+ * Return: the channel or an ERR_PTR().
+ */
+struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
+				    struct srpt_nexus *nexus,
+				    struct ib_cm_id *ib_cm_id,
+				    struct rdma_cm_id *rdma_cm_id, u16 pkey,
+				    u32 max_ti_iu_len, u16 imm_data_offset,
+				    bool use_srq)
+{
+	struct srpt_device *sdev = sport->sdev;
+	struct srpt_rdma_ch *ch;
+	int ret;
+
+	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	if (!ch)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&ch->kref);
+	spin_lock_init(&ch->spinlock);
+	INIT_LIST_HEAD(&ch->list);
+	INIT_LIST_HEAD(&ch->cmd_wait_list);
+	INIT_WORK(&ch->release_work, srpt_release_channel_work);
+	ch->zw_cqe.done = srpt_zerolength_write_done;
+	ch->pkey = pkey;
+	ch->nexus = nexus;
+	ch->sport = sport;
+	srpt_port_get_ref(sport);
+	atomic_inc(&sport->ch_count);
+	if (rdma_cm_id) {
+		ch->using_rdma_cm = true;
+		ch->rdma_cm.cm_id = rdma_cm_id;
+		rdma_cm_id->context = ch;
+	} else {
+		ch->ib_cm.cm_id = ib_cm_id;
+		ib_cm_id->context = ch;
+	}
+	ch->rq_size = min_t(u32, MAX_SRPT_RQ_SIZE,
+			    sdev->device->attrs.max_qp_wr);
+	ch->state = CH_CONNECTING;
+	ch->max_rsp_size = sport->port_attrib.srp_max_rsp_size;
+	ch->max_ti_iu_len = max_ti_iu_len;
+	ch->imm_data_offset = use_srq ? 0 : imm_data_offset;
+	strscpy(ch->sess_name, "(logging in)", sizeof(ch->sess_name));
+
+	ret = srpt_ch_alloc_rings(ch, use_srq);
+	if (ret)
+		goto put;
+	ret = srpt_ch_create_qp(ch, use_srq);
+	if (ret)
+		goto free_rings;
+	return ch;
+
+free_rings:
+	srpt_ch_free_rings(ch);
+put:
+	if (rdma_cm_id)
+		rdma_cm_id->context = NULL;
+	else
+		ib_cm_id->context = NULL;
+	kref_put(&ch->kref, srpt_free_ch);
+	return ERR_PTR(ret);
+}
+
+/**
+ * srpt_ch_destroy_unstarted() - free a channel that never got a session.
+ * @ch: the channel; not on any nexus list.
+ *
+ * Used on the reject path of a login. The cm_id is left to the CM (the
+ * caller returns non-zero from the CM handler), so its context is cleared.
+ */
+void srpt_ch_destroy_unstarted(struct srpt_rdma_ch *ch)
+{
+	WARN_ON_ONCE(ch->sess);
+	srpt_ch_destroy_qp(ch);
+	srpt_ch_free_rings(ch);
+	if (ch->using_rdma_cm)
+		ch->rdma_cm.cm_id->context = NULL;
+	else
+		ch->ib_cm.cm_id->context = NULL;
+	kref_put(&ch->kref, srpt_free_ch);
+}
+
+/**
+ * srpt_close_ch() - close a channel: QP to error, then drain the SQ.
+ * @ch: the channel.
+ *
+ * The release work is scheduled by the flush completion of the zero-length
+ * write, or right away if it cannot be posted.
+ *
+ * Return: true if this call started closing the channel.
+ */
+bool srpt_close_ch(struct srpt_rdma_ch *ch)
+{
+	int ret;
+
+	if (!srpt_set_ch_state(ch, CH_DRAINING)) {
+		pr_debug("%s: already closed\n", ch->sess_name);
+		return false;
+	}
+	kref_get(&ch->kref);
+
+	ret = srpt_ch_qp_err(ch);
+	if (ret < 0)
+		pr_err("%s: changing the QP state to error failed: %d\n",
+		       ch->sess_name, ret);
+
+	ret = srpt_zerolength_write(ch);
+	if (ret < 0) {
+		pr_err("%s: posting the zero-length write failed: %d\n",
+		       ch->sess_name, ret);
+		if (srpt_set_ch_state(ch, CH_DISCONNECTED))
+			schedule_work(&ch->release_work);
+		else
+			WARN_ON_ONCE(1);
+	}
+
+	kref_put(&ch->kref, srpt_free_ch);
+	return true;
+}
+
+/**
+ * srpt_disconnect_ch() - start disconnecting a channel.
+ * @ch: the channel.
+ *
+ * Call from a CM callback or with sport->mutex held. Sends a DREQ (IB CM; a
+ * DREP if a DREQ cannot be sent) or calls rdma_disconnect(). If nothing can
+ * be sent the channel is closed.
+ *
+ * Return: 0 if the disconnect was started, -ENOTCONN if it already was,
+ * another negative errno on failure.
+ */
+int srpt_disconnect_ch(struct srpt_rdma_ch *ch)
+{
+	int ret;
+
+	if (!srpt_set_ch_state(ch, CH_DISCONNECTING))
+		return -ENOTCONN;
+
+	if (ch->using_rdma_cm) {
+		ret = rdma_disconnect(ch->rdma_cm.cm_id);
+	} else {
+		ret = ib_send_cm_dreq(ch->ib_cm.cm_id, NULL, 0);
+		if (ret < 0)
+			ret = ib_send_cm_drep(ch->ib_cm.cm_id, NULL, 0);
+	}
+	if (ret < 0 && srpt_close_ch(ch))
+		ret = 0;
+	return ret;
+}
+
+/**
+ * srpt_ch_established() - the connection is established (RTU received).
+ * @ch: the channel.
+ *
+ * Moves an IB CM QP to RTS, marks the channel LIVE and posts a zero-length
+ * write whose completion processes the IUs that arrived while connecting.
+ */
+void srpt_ch_established(struct srpt_rdma_ch *ch)
+{
+	int ret;
+
+	if (!ch->using_rdma_cm) {
+		ret = srpt_ch_qp_rts(ch);
+		if (ret < 0) {
+			pr_err("%s: moving the QP to RTS failed: %d\n",
+			       ch->sess_name, ret);
+			srpt_close_ch(ch);
+			return;
+		}
+	}
+	if (!srpt_set_ch_state(ch, CH_LIVE)) {
+		pr_debug("%s: RTU in state %s\n", ch->sess_name,
+			 srpt_ch_state_name(srpt_get_ch_state(ch)));
+		return;
+	}
+	ret = srpt_zerolength_write(ch);
+	if (ret < 0) {
+		pr_err("%s: posting the zero-length write failed: %d\n",
+		       ch->sess_name, ret);
+		srpt_close_ch(ch);
+		return;
+	}
+	pr_debug("%s: channel is live\n", ch->sess_name);
+}
+
+static void srpt_ch_stop_session(struct srpt_rdma_ch *ch)
+{
+	struct se_session *sess = ch->sess;
+
+	if (!sess)
+		return;
+	target_stop_session(sess);
+	target_wait_for_sess_cmds(sess);
+	target_remove_session(sess);
+	ch->sess = NULL;
+}
+
+/*
+ * Release work: runs in process context, never in a CM callback, so it may
+ * destroy the cm_id.
+ */
+static void srpt_release_channel_work(struct work_struct *w)
+{
+	struct srpt_rdma_ch *ch = container_of(w, struct srpt_rdma_ch,
+					       release_work);
+	struct srpt_port *sport = ch->sport;
+	struct completion *closed;
+
+	pr_debug("%s: releasing channel\n", ch->sess_name);
+	WARN_ON_ONCE(srpt_get_ch_state(ch) != CH_DISCONNECTED);
+
+	srpt_ch_stop_session(ch);
+
+	/*
+	 * The zero-length write ordered the send queue only. Flush the
+	 * per-channel receive queue too before the buffers go away.
+	 */
+	if (ch->ioctx_recv_ring && ch->qp)
+		ib_drain_rq(ch->qp);
+	srpt_ch_destroy_qp(ch);
+
+	if (ch->using_rdma_cm)
+		rdma_destroy_id(ch->rdma_cm.cm_id);
+	else
+		ib_destroy_cm_id(ch->ib_cm.cm_id);
+
+	mutex_lock(&sport->mutex);
+	list_del_rcu(&ch->list);
+	closed = ch->closed;
+	ch->closed = NULL;
+	ch->released = true;
+	mutex_unlock(&sport->mutex);
+
+	srpt_ch_free_rings(ch);
+	pr_info("%s: channel released\n", ch->sess_name);
+	if (closed)
+		complete(closed);
+	kref_put(&ch->kref, srpt_free_ch);
+}
+
+/**
+ * srpt_ch_link() - add a channel to its nexus, applying the multichannel
+ * action of the login.
+ * @ch: the new channel.
+ * @single: the login asked for SRP_MULTICHAN_SINGLE.
+ * @rsp_flags: SRPT_LOGIN_RSP_MULTICHAN_* flags are or-ed in.
+ *
+ * Return: true if the port is still enabled, false if the login must be
+ * rejected (the channel is on the list either way).
+ */
+bool srpt_ch_link(struct srpt_rdma_ch *ch, bool single, u8 *rsp_flags)
+{
+	struct srpt_port *sport = ch->sport;
+	struct srpt_rdma_ch *other;
+	bool enabled;
+
+	mutex_lock(&sport->mutex);
+	if (single) {
+		list_for_each_entry(other, &ch->nexus->ch_list, list) {
+			if (srpt_disconnect_ch(other) < 0)
+				continue;
+			pr_info("%s: relogin - closed existing channel %s\n",
+				ch->sess_name, other->sess_name);
+			*rsp_flags |= SRPT_LOGIN_RSP_MULTICHAN_TERMINATED;
+		}
+	} else {
+		*rsp_flags |= SRPT_LOGIN_RSP_MULTICHAN_MAINTAINED;
+	}
+	list_add_tail_rcu(&ch->list, &ch->nexus->ch_list);
+	enabled = sport->enabled;
+	mutex_unlock(&sport->mutex);
+	return enabled;
+}
+
+/**
+ * srpt_ch_may_accept_locked() - whether a login may still be accepted.
+ * @ch: the channel.
+ *
+ * Caller holds sport->mutex.
+ *
+ * Return: true if the port is enabled and the channel is still connecting.
+ */
+bool srpt_ch_may_accept_locked(struct srpt_rdma_ch *ch)
+{
+	lockdep_assert_held(&ch->sport->mutex);
+	return ch->sport->enabled && srpt_get_ch_state(ch) == CH_CONNECTING;
+}
+
+static void srpt_disconnect_ch_sync(struct srpt_rdma_ch *ch)
+{
+	DECLARE_COMPLETION_ONSTACK(closed);
+	struct srpt_port *sport = ch->sport;
+	bool wait;
+	int ret;
+
+	pr_debug("%s: synchronous disconnect, state %s\n", ch->sess_name,
+		 srpt_ch_state_name(srpt_get_ch_state(ch)));
+
+	mutex_lock(&sport->mutex);
+	wait = !ch->released;
+	if (wait) {
+		WARN_ON_ONCE(ch->closed);
+		ch->closed = &closed;
+		/* Keeps @ch valid for the progress messages below. */
+		kref_get(&ch->kref);
+		ret = srpt_disconnect_ch(ch);
+		if (ret == -ENOTCONN)
+			srpt_close_ch(ch);
+	}
+	mutex_unlock(&sport->mutex);
+	if (!wait)
+		return;
+
+	while (!wait_for_completion_timeout(&closed, SRPT_WAIT_LOG_INTERVAL))
+		pr_info("%s: still waiting for the channel to be released (state %s)\n",
+			ch->sess_name,
+			srpt_ch_state_name(srpt_get_ch_state(ch)));
+	kref_put(&ch->kref, srpt_free_ch);
+}
+
+/**
+ * srpt_close_session() - LIO close_session callback (e.g. ACL removal).
+ * @se_sess: the session; fabric_sess_ptr is its channel.
+ *
+ * Disconnects the channel and waits until it has been released.
+ */
+void srpt_close_session(struct se_session *se_sess)
+{
+	struct srpt_rdma_ch *ch = se_sess->fabric_sess_ptr;
+
+	srpt_disconnect_ch_sync(ch);
+}
+
+/**
+ * srpt_set_enabled() - enable or disable logins on a port.
+ * @sport: the port.
+ * @enabled: new value.
+ *
+ * Caller holds sport->mutex. Disabling disconnects and closes every channel
+ * of the port without waiting for the peer.
+ */
+void srpt_set_enabled(struct srpt_port *sport, bool enabled)
+{
+	struct srpt_nexus *nexus;
+	struct srpt_rdma_ch *ch;
+
+	lockdep_assert_held(&sport->mutex);
+
+	if (sport->enabled == enabled)
+		return;
+	sport->enabled = enabled;
+	if (enabled)
+		return;
+
+	list_for_each_entry(nexus, &sport->nexus_list, entry) {
+		list_for_each_entry(ch, &nexus->ch_list, list) {
+			if (srpt_disconnect_ch(ch) >= 0)
+				pr_info("Closing channel %s because target %s_%u has been disabled\n",
+					ch->sess_name,
+					srpt_sdev_name(sport->sdev),
+					sport->port);
+			srpt_close_ch(ch);
+		}
+	}
+}
+
+static void srpt_log_channels(struct srpt_port *sport)
+{
+	struct srpt_nexus *nexus;
+	struct srpt_rdma_ch *ch;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(nexus, &sport->nexus_list, entry) {
+		list_for_each_entry_rcu(ch, &nexus->ch_list, list)
+			pr_info("%s: state %s\n", ch->sess_name,
+				srpt_ch_state_name(srpt_get_ch_state(ch)));
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * srpt_release_sport() - close every channel of a port and wait for them.
+ * @sport: the port (its device is being removed).
+ *
+ * Logs progress every 5 seconds while channels remain, then frees every
+ * nexus of the port.
+ */
+void srpt_release_sport(struct srpt_port *sport)
+{
+	struct srpt_nexus *nexus, *next;
+	int n;
+
+	mutex_lock(&sport->mutex);
+	srpt_set_enabled(sport, false);
+	mutex_unlock(&sport->mutex);
+
+	while (!wait_event_timeout(sport->ch_wq,
+				   atomic_read(&sport->ch_count) == 0,
+				   SRPT_WAIT_LOG_INTERVAL)) {
+		n = atomic_read(&sport->ch_count);
+		pr_info("%s_%u: waiting for unregistration of %d sessions\n",
+			srpt_sdev_name(sport->sdev), sport->port, n);
+		srpt_log_channels(sport);
+	}
+
+	mutex_lock(&sport->mutex);
+	list_for_each_entry_safe(nexus, next, &sport->nexus_list, entry) {
+		list_del_rcu(&nexus->entry);
+		kfree_rcu(nexus, rcu);
+	}
+	mutex_unlock(&sport->mutex);
+}

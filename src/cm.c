@@ -1,7 +1,654 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cm.c - (stub; to be written)
+ * cm.c - IB CM and RDMA CM listeners, their event handlers and SRP login.
+ *
+ * Both CMs feed one login path, srpt_cm_req_recv(), split into stages:
+ * validate, create the channel, set up the LIO session, link the channel
+ * into its I_T nexus, then accept or reject. Ownership contract with the
+ * CMs: a handler that returns non-zero makes the CM destroy the cm_id; it
+ * does so only for a connect request whose login failed before a LIO
+ * session existed. In every other case the channel release work destroys
+ * the cm_id.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/inet.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
 #include "srpt.h"
+#include "srpt_login.h"
+#include "srpt_names.h"
+
+/* The global RDMA CM listener (configfs discovery_auth/rdma_cm_port). */
+static DEFINE_MUTEX(srpt_rdma_cm_mutex);
+static struct rdma_cm_id *srpt_rdma_cm_id;
+static u16 srpt_rdma_cm_port;
+
+/**
+ * struct srpt_login - one login request on its way through the stages.
+ * @sdev: the HCA the request arrived on.
+ * @sport: the port the request arrived on.
+ * @ib_cm_id: IB CM id of the connection, or NULL.
+ * @rdma_cm_id: RDMA CM id of the connection, or NULL.
+ * @pkey: partition key of the connection.
+ * @req: the login request (IB CM layout).
+ * @src_name: session name derived from the connection (section 4.4).
+ * @ch: the channel once created.
+ * @reason: SRP_LOGIN_REJ reason if the login fails.
+ * @rsp_flags: SRP_LOGIN_RSP flags collected so far.
+ */
+struct srpt_login {
+	struct srpt_device		*sdev;
+	struct srpt_port		*sport;
+	struct ib_cm_id			*ib_cm_id;
+	struct rdma_cm_id		*rdma_cm_id;
+	u16				pkey;
+	const struct srpt_login_req	*req;
+	const char			*src_name;
+	struct srpt_rdma_ch		*ch;
+	u32				reason;
+	u8				rsp_flags;
+};
+
+static const char *srpt_dev_name(const struct srpt_device *sdev)
+{
+	return dev_name(&sdev->device->dev);
+}
+
+/* Try to create a session with @name in every TPG of @port_id. */
+static struct se_session *srpt_session_in(struct srpt_port_id *port_id,
+					  struct srpt_rdma_ch *ch,
+					  const char *name)
+{
+	struct se_session *sess = ERR_PTR(-ENOENT);
+	struct srpt_tpg *stpg;
+
+	if (!port_id)
+		return sess;
+	mutex_lock(&port_id->mutex);
+	list_for_each_entry(stpg, &port_id->tpg_list, entry) {
+		sess = target_setup_session(&stpg->tpg, ch->rq_size, 1,
+					    TARGET_PROT_NORMAL, name, ch,
+					    NULL);
+		if (!IS_ERR_OR_NULL(sess))
+			break;
+	}
+	mutex_unlock(&port_id->mutex);
+	return sess ? sess : ERR_PTR(-ENOENT);
+}
+
+/*
+ * Stage: create the LIO session. The lookup order makes existing targetcli
+ * configurations work unchanged: TPGs of the GUID-named directory with the
+ * connection name, then TPGs of the GID-named directory with the initiator
+ * port ID, first with and then without "0x". No matching ACL rejects the
+ * login with CHANNEL_LIMIT_REACHED.
+ */
+static int srpt_login_session(struct srpt_login *l)
+{
+	struct srpt_rdma_ch *ch = l->ch;
+	struct srpt_port *sport = l->sport;
+	char i_port_id[SRPT_HEX128_NAME_SIZE];
+	struct se_session *sess;
+
+	strscpy(ch->sess_name, l->src_name, sizeof(ch->sess_name));
+	srpt_format_port_id(i_port_id, sizeof(i_port_id),
+			    l->req->initiator_port_id);
+
+	sess = srpt_session_in(READ_ONCE(sport->guid_id), ch, ch->sess_name);
+	if (IS_ERR(sess))
+		sess = srpt_session_in(READ_ONCE(sport->gid_id), ch,
+				       i_port_id);
+	if (IS_ERR(sess))
+		sess = srpt_session_in(READ_ONCE(sport->gid_id), ch,
+				       i_port_id + 2);
+	if (IS_ERR(sess)) {
+		pr_info("Rejected login for initiator %s: no ACL for %s or %s\n",
+			i_port_id, ch->sess_name, i_port_id);
+		l->reason = PTR_ERR(sess) == -ENOMEM ?
+			SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES :
+			SRPT_LOGIN_REJ_CHANNEL_LIMIT_REACHED;
+		return PTR_ERR(sess);
+	}
+	ch->sess = sess;
+	return 0;
+}
+
+/* Stage: validate the request and create the channel. */
+static int srpt_login_create_ch(struct srpt_login *l)
+{
+	const struct srpt_login_req *req = l->req;
+	struct srpt_login_limits lim = {
+		.max_req_size	= srp_max_req_size,
+		.service_guid	= srpt_service_guid,
+		.enabled	= READ_ONCE(l->sport->enabled),
+		.use_srq	= READ_ONCE(l->sdev->use_srq),
+	};
+	struct srpt_nexus *nexus;
+	struct srpt_rdma_ch *ch;
+
+	nexus = srpt_get_nexus(l->sport, req->initiator_port_id,
+			       req->target_port_id);
+	if (IS_ERR(nexus)) {
+		l->reason = SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
+		return PTR_ERR(nexus);
+	}
+
+	l->reason = srpt_login_check(req, &lim);
+	if (l->reason)
+		return -EINVAL;
+
+	ch = srpt_ch_create(l->sport, nexus, l->ib_cm_id, l->rdma_cm_id,
+			    l->pkey, be32_to_cpu(req->req_it_iu_len),
+			    srpt_login_imm_data_offset(req, &lim), lim.use_srq);
+	if (IS_ERR(ch)) {
+		l->reason = SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
+		return PTR_ERR(ch);
+	}
+	l->ch = ch;
+	if (ch->imm_data_offset)
+		l->rsp_flags |= SRPT_LOGIN_RSP_IMMED_SUPP;
+	return 0;
+}
+
+/* Stage: send the REP / accept the connection under sport->mutex. */
+static int srpt_login_accept(struct srpt_login *l)
+{
+	struct srpt_rdma_ch *ch = l->ch;
+	struct srpt_login_rsp rsp;
+	int ret;
+
+	srpt_login_build_rsp(&rsp, l->req, srp_max_req_size, ch->rq_size,
+			     l->rsp_flags);
+	atomic_set(&ch->req_lim, ch->rq_size);
+	atomic_set(&ch->req_lim_delta, 0);
+
+	mutex_lock(&l->sport->mutex);
+	if (!srpt_ch_may_accept_locked(ch)) {
+		ret = -EINVAL;
+	} else if (ch->using_rdma_cm) {
+		struct rdma_conn_param param = {
+			.private_data		= &rsp,
+			.private_data_len	= sizeof(rsp),
+			.rnr_retry_count	= 7,
+			.flow_control		= 1,
+			.responder_resources	= SRPT_RDMA_DEPTH,
+			.initiator_depth	= SRPT_RDMA_DEPTH,
+		};
+
+		ret = rdma_accept(l->rdma_cm_id, &param);
+	} else {
+		struct ib_cm_rep_param param = {
+			.qp_num			= ch->qp->qp_num,
+			.private_data		= &rsp,
+			.private_data_len	= sizeof(rsp),
+			.rnr_retry_count	= 7,
+			.flow_control		= 1,
+			.failover_accepted	= 0,
+			.srq			= 1,
+			.responder_resources	= SRPT_RDMA_DEPTH,
+			.initiator_depth	= SRPT_RDMA_DEPTH,
+		};
+
+		ret = ib_send_cm_rep(l->ib_cm_id, &param);
+	}
+	mutex_unlock(&l->sport->mutex);
+
+	if (ret)
+		l->reason = SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
+	return ret;
+}
+
+/* Stage: reject. Return: the value the CM handler must return. */
+static int srpt_login_reject(struct srpt_login *l, int err)
+{
+	struct srpt_rdma_ch *ch = l->ch;
+	struct srpt_login_rej rej;
+	int ret;
+
+	if (!l->reason)
+		l->reason = SRPT_LOGIN_REJ_UNABLE_ESTABLISH_CHANNEL;
+	pr_info("Rejecting login from %s on %s/%u: %s (reason %#x, error %d)\n",
+		l->src_name, srpt_dev_name(l->sdev), l->sport->port,
+		srpt_login_rej_str(l->reason), l->reason, err);
+
+	srpt_login_build_rej(&rej, l->req->tag, l->reason);
+	if (l->rdma_cm_id)
+		ret = rdma_reject(l->rdma_cm_id, &rej, sizeof(rej),
+				  IB_CM_REJ_CONSUMER_DEFINED);
+	else
+		ret = ib_send_cm_rej(l->ib_cm_id, IB_CM_REJ_CONSUMER_DEFINED,
+				     NULL, 0, &rej, sizeof(rej));
+	if (ret)
+		pr_warn("sending the login reject failed: %d\n", ret);
+
+	if (ch && ch->sess) {
+		/* The release work owns the cm_id now. */
+		srpt_close_ch(ch);
+		return 0;
+	}
+	if (ch)
+		srpt_ch_destroy_unstarted(ch);
+	return err ? err : -EINVAL;
+}
+
+/**
+ * srpt_cm_req_recv() - process a login request from either CM.
+ * @l: the request and its connection; @l->ch is set here.
+ *
+ * Return: 0 if the driver owns the cm_id (login accepted, or rejected after
+ * the session existed), non-zero if the CM must destroy it.
+ */
+static int srpt_cm_req_recv(struct srpt_login *l)
+{
+	const struct srpt_login_req *req = l->req;
+	int ret;
+
+	pr_info("Received SRP_LOGIN_REQ with i_port_id %pI6, t_port_id %pI6 and it_iu_len %u on %s/%u; pkey %#06x; from %s\n",
+		req->initiator_port_id, req->target_port_id,
+		be32_to_cpu(req->req_it_iu_len), srpt_dev_name(l->sdev),
+		l->sport->port, l->pkey, l->src_name);
+
+	ret = srpt_login_create_ch(l);
+	if (ret)
+		return srpt_login_reject(l, ret);
+
+	ret = srpt_login_session(l);
+	if (ret)
+		return srpt_login_reject(l, ret);
+
+	/* From here on failures close the channel instead of freeing it. */
+	if (!srpt_ch_link(l->ch, srpt_login_single_channel(req),
+			  &l->rsp_flags)) {
+		l->reason = SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
+		return srpt_login_reject(l, -ENODEV);
+	}
+
+	if (l->ib_cm_id) {
+		ret = srpt_ch_qp_rtr(l->ch);
+		if (ret) {
+			pr_err("%s: moving the QP to RTR failed: %d\n",
+			       l->ch->sess_name, ret);
+			l->reason = SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
+			return srpt_login_reject(l, ret);
+		}
+	}
+
+	ret = srpt_login_accept(l);
+	if (ret)
+		return srpt_login_reject(l, ret);
+
+	pr_info("Accepted login of %s (channel %s, rq_size %d, imm_data_offset %u, flags %#x)\n",
+		l->ch->sess_name, l->rdma_cm_id ? "RDMA/CM" : "IB/CM",
+		l->ch->rq_size, l->ch->imm_data_offset, l->rsp_flags);
+	return 0;
+}
+
+static struct srpt_port *srpt_login_port(struct srpt_device *sdev,
+					 u32 port_num)
+{
+	if (port_num < 1 || port_num > sdev->port_cnt)
+		return NULL;
+	return &sdev->port[port_num - 1];
+}
+
+/* IB CM connect request: private data holds the 64-byte SRP_LOGIN_REQ. */
+static int srpt_ib_cm_req_recv(struct ib_cm_id *cm_id,
+			       const struct ib_cm_event *event)
+{
+	const struct ib_cm_req_event_param *param = &event->param.req_rcvd;
+	struct srpt_login_req req;
+	char name[SRPT_GUID_NAME_SIZE];
+	struct srpt_login l = {
+		.sdev		= cm_id->context,
+		.ib_cm_id	= cm_id,
+		.req		= &req,
+		.src_name	= name,
+	};
+
+	if (!l.sdev)
+		return -ECONNREFUSED;
+	l.sport = srpt_login_port(l.sdev, param->port);
+	if (!l.sport ||
+	    srpt_login_from_ib_cm(&req, event->private_data,
+				  event->private_data ?
+				  IB_CM_REQ_PRIVATE_DATA_SIZE : 0)) {
+		pr_warn_ratelimited("ignoring malformed IB CM login request\n");
+		return -EINVAL;
+	}
+	l.pkey = be16_to_cpu(param->primary_path->pkey);
+	srpt_format_guid_name(name, sizeof(name),
+			      param->primary_path->dgid.raw);
+	return srpt_cm_req_recv(&l);
+}
+
+/* RDMA CM connect request: private data holds the 56-byte variant. */
+static int srpt_rdma_cm_req_recv(struct rdma_cm_id *cm_id,
+				 const struct rdma_cm_event *event)
+{
+	struct srpt_login_req req;
+	char name[64];
+	struct srpt_login l = {
+		.rdma_cm_id	= cm_id,
+		.req		= &req,
+		.src_name	= name,
+	};
+
+	l.sdev = ib_get_client_data(cm_id->device, &srpt_client);
+	if (!l.sdev)
+		return -ECONNREFUSED;
+	l.sport = srpt_login_port(l.sdev, cm_id->port_num);
+	if (!l.sport ||
+	    srpt_login_from_rdma_cm(&req, event->param.conn.private_data,
+				    event->param.conn.private_data_len)) {
+		pr_warn_ratelimited("ignoring malformed RDMA CM login request (%u bytes)\n",
+				    event->param.conn.private_data_len);
+		return -EINVAL;
+	}
+	if (cm_id->route.path_rec)
+		l.pkey = be16_to_cpu(cm_id->route.path_rec->pkey);
+	/*
+	 * Compatibility quirk (srpt-spec.md 4.4): on a passive-side id the
+	 * RDMA CM stores the local address in src_addr, so this name is the
+	 * target address the initiator connected to, not the initiator's.
+	 * Existing ACL configurations depend on it.
+	 */
+	snprintf(name, sizeof(name), "%pIS", &cm_id->route.addr.src_addr);
+	return srpt_cm_req_recv(&l);
+}
+
+/* Act on a non-REQ event of a channel (both CMs). */
+static void srpt_cm_act(struct srpt_rdma_ch *ch, enum srpt_cm_ev ev,
+			const char *ev_name)
+{
+	enum srpt_cm_act act;
+
+	act = srpt_cm_event_action(ev, ch, ch ? READ_ONCE(ch->state) : 0);
+	switch (act) {
+	case SRPT_CM_ACT_RTU:
+		srpt_ch_established(ch);
+		break;
+	case SRPT_CM_ACT_DISCONNECT:
+		srpt_disconnect_ch(ch);
+		break;
+	case SRPT_CM_ACT_DISCONNECT_CLOSE:
+		srpt_disconnect_ch(ch);
+		srpt_close_ch(ch);
+		break;
+	case SRPT_CM_ACT_CLOSE:
+		pr_debug("%s: %s\n", ch->sess_name, ev_name);
+		srpt_close_ch(ch);
+		break;
+	case SRPT_CM_ACT_LOG:
+		pr_info("%s: received %s\n", ch ? ch->sess_name : "(none)",
+			ev_name);
+		break;
+	case SRPT_CM_ACT_UNEXPECTED:
+		pr_err("%s: received unexpected CM event %s\n",
+		       ch ? ch->sess_name : "(none)", ev_name);
+		break;
+	case SRPT_CM_ACT_NONE:
+	case SRPT_CM_ACT_LOGIN:
+		break;
+	}
+}
+
+static enum srpt_cm_ev srpt_ib_cm_ev(enum ib_cm_event_type type)
+{
+	switch (type) {
+	case IB_CM_REQ_RECEIVED:
+		return SRPT_CM_EV_REQ;
+	case IB_CM_REJ_RECEIVED:
+		return SRPT_CM_EV_REJ;
+	case IB_CM_RTU_RECEIVED:
+	case IB_CM_USER_ESTABLISHED:
+		return SRPT_CM_EV_ESTABLISHED;
+	case IB_CM_DREQ_RECEIVED:
+		return SRPT_CM_EV_DREQ;
+	case IB_CM_DREP_RECEIVED:
+		return SRPT_CM_EV_DREP;
+	case IB_CM_TIMEWAIT_EXIT:
+		return SRPT_CM_EV_TIMEWAIT_EXIT;
+	case IB_CM_REP_ERROR:
+		return SRPT_CM_EV_CONN_ERROR;
+	case IB_CM_DREQ_ERROR:
+	case IB_CM_MRA_RECEIVED:
+		return SRPT_CM_EV_INFO;
+	default:
+		return SRPT_CM_EV_OTHER;
+	}
+}
+
+static const char *srpt_ib_cm_ev_name(enum ib_cm_event_type type)
+{
+	switch (type) {
+	case IB_CM_REJ_RECEIVED:
+		return "REJ";
+	case IB_CM_RTU_RECEIVED:
+		return "RTU";
+	case IB_CM_USER_ESTABLISHED:
+		return "USER_ESTABLISHED";
+	case IB_CM_DREQ_RECEIVED:
+		return "DREQ";
+	case IB_CM_DREP_RECEIVED:
+		return "DREP";
+	case IB_CM_TIMEWAIT_EXIT:
+		return "TIMEWAIT_EXIT";
+	case IB_CM_REP_ERROR:
+		return "REP_ERROR";
+	case IB_CM_DREQ_ERROR:
+		return "DREQ_ERROR";
+	case IB_CM_MRA_RECEIVED:
+		return "MRA";
+	default:
+		return "unknown IB CM event";
+	}
+}
+
+/* IB CM handler. Returns non-zero only for a REQ whose login failed. */
+static int srpt_cm_handler(struct ib_cm_id *cm_id,
+			   const struct ib_cm_event *event)
+{
+	enum srpt_cm_ev ev = srpt_ib_cm_ev(event->event);
+
+	if (ev == SRPT_CM_EV_REQ)
+		return srpt_ib_cm_req_recv(cm_id, event);
+	if (event->event == IB_CM_REJ_RECEIVED)
+		pr_info("received IB CM REJ, reason %d (%s)\n",
+			event->param.rej_rcvd.reason,
+			ibcm_reject_msg(event->param.rej_rcvd.reason));
+	srpt_cm_act(cm_id->context, ev, srpt_ib_cm_ev_name(event->event));
+	return 0;
+}
+
+static enum srpt_cm_ev srpt_rdma_cm_ev(enum rdma_cm_event_type type)
+{
+	switch (type) {
+	case RDMA_CM_EVENT_CONNECT_REQUEST:
+		return SRPT_CM_EV_REQ;
+	case RDMA_CM_EVENT_REJECTED:
+		return SRPT_CM_EV_REJ;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		return SRPT_CM_EV_ESTABLISHED;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		return SRPT_CM_EV_DISCONNECTED;
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		return SRPT_CM_EV_TIMEWAIT_EXIT;
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+		return SRPT_CM_EV_CONN_ERROR;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		return SRPT_CM_EV_IGNORE;
+	default:
+		return SRPT_CM_EV_OTHER;
+	}
+}
+
+/* RDMA CM handler. Returns non-zero only for a request whose login failed. */
+static int srpt_rdma_cm_handler(struct rdma_cm_id *cm_id,
+				struct rdma_cm_event *event)
+{
+	enum srpt_cm_ev ev = srpt_rdma_cm_ev(event->event);
+
+	if (ev == SRPT_CM_EV_REQ)
+		return srpt_rdma_cm_req_recv(cm_id, event);
+	if (event->event == RDMA_CM_EVENT_REJECTED)
+		pr_info("received RDMA CM reject, status %d\n", event->status);
+	srpt_cm_act(cm_id->context, ev, rdma_event_msg(event->event));
+	return 0;
+}
+
+/**
+ * srpt_ib_cm_listen() - create the IB CM listener of an HCA.
+ * @sdev: the HCA; sdev->cm_id is set on success.
+ *
+ * Only HCAs whose port 1 has an InfiniBand link layer get one; the service
+ * ID is srpt_service_guid.
+ *
+ * Return: 0 on success or when no listener is needed, a negative errno
+ * otherwise (the caller decides whether RDMA CM alone is enough).
+ */
+int srpt_ib_cm_listen(struct srpt_device *sdev)
+{
+	struct ib_cm_id *cm_id;
+	int ret;
+
+	sdev->cm_id = NULL;
+	if (rdma_port_get_link_layer(sdev->device, 1) !=
+	    IB_LINK_LAYER_INFINIBAND)
+		return 0;
+	cm_id = ib_create_cm_id(sdev->device, srpt_cm_handler, sdev);
+	if (IS_ERR(cm_id)) {
+		ret = PTR_ERR(cm_id);
+		pr_err("%s: ib_create_cm_id() failed: %d\n",
+		       srpt_dev_name(sdev), ret);
+		return ret;
+	}
+	ret = srpt_compat_ib_cm_listen(cm_id, cpu_to_be64(srpt_service_guid));
+	if (ret) {
+		pr_err("%s: ib_cm_listen() failed: %d\n", srpt_dev_name(sdev),
+		       ret);
+		ib_destroy_cm_id(cm_id);
+		return ret;
+	}
+	sdev->cm_id = cm_id;
+	return 0;
+}
+
+/**
+ * srpt_ib_cm_stop() - destroy the IB CM listener of an HCA, if any.
+ * @sdev: the HCA.
+ */
+void srpt_ib_cm_stop(struct srpt_device *sdev)
+{
+	if (sdev->cm_id)
+		ib_destroy_cm_id(sdev->cm_id);
+	sdev->cm_id = NULL;
+}
+
+/* Create an RDMA CM listener on the IPv6 (else IPv4) wildcard address. */
+static struct rdma_cm_id *srpt_rdma_cm_listen(u16 port)
+{
+	struct sockaddr_in6 sin6 = {
+		.sin6_family	= AF_INET6,
+		.sin6_addr	= IN6ADDR_ANY_INIT,
+		.sin6_port	= cpu_to_be16(port),
+	};
+	struct sockaddr_in sin = {
+		.sin_family	= AF_INET,
+		.sin_addr.s_addr = cpu_to_be32(INADDR_ANY),
+		.sin_port	= cpu_to_be16(port),
+	};
+	struct rdma_cm_id *id;
+	int ret;
+
+	id = rdma_create_id(&init_net, srpt_rdma_cm_handler, NULL,
+			    RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id)) {
+		pr_err("rdma_create_id() failed: %ld\n", PTR_ERR(id));
+		return id;
+	}
+	ret = rdma_bind_addr(id, (struct sockaddr *)&sin6);
+	if (ret) {
+		pr_debug("binding to [::]:%u failed (%d); trying IPv4\n", port,
+			 ret);
+		ret = rdma_bind_addr(id, (struct sockaddr *)&sin);
+	}
+	if (ret) {
+		pr_err("binding the RDMA/CM listener to port %u failed: %d\n",
+		       port, ret);
+		goto destroy;
+	}
+	ret = rdma_listen(id, SRPT_RDMA_CM_BACKLOG);
+	if (ret) {
+		pr_err("rdma_listen() on port %u failed: %d\n", port, ret);
+		goto destroy;
+	}
+	return id;
+
+destroy:
+	rdma_destroy_id(id);
+	return ERR_PTR(ret);
+}
+
+/**
+ * srpt_rdma_cm_set_port() - move, start or stop the RDMA CM listener.
+ * @port: new port; 0 stops the listener.
+ *
+ * The new listener is created before the old one is destroyed; writing the
+ * current value does nothing.
+ *
+ * Return: 0 or a negative errno (the old listener then stays).
+ */
+int srpt_rdma_cm_set_port(u16 port)
+{
+	struct rdma_cm_id *new_id = NULL, *old_id;
+
+	mutex_lock(&srpt_rdma_cm_mutex);
+	if (port == srpt_rdma_cm_port) {
+		mutex_unlock(&srpt_rdma_cm_mutex);
+		return 0;
+	}
+	if (port) {
+		new_id = srpt_rdma_cm_listen(port);
+		if (IS_ERR(new_id)) {
+			mutex_unlock(&srpt_rdma_cm_mutex);
+			return PTR_ERR(new_id);
+		}
+	}
+	old_id = srpt_rdma_cm_id;
+	srpt_rdma_cm_id = new_id;
+	srpt_rdma_cm_port = port;
+	mutex_unlock(&srpt_rdma_cm_mutex);
+
+	if (old_id)
+		rdma_destroy_id(old_id);
+	return 0;
+}
+
+/**
+ * srpt_rdma_cm_get_port() - port of the RDMA CM listener.
+ *
+ * Return: the port, 0 if there is no listener.
+ */
+u16 srpt_rdma_cm_get_port(void)
+{
+	u16 port;
+
+	mutex_lock(&srpt_rdma_cm_mutex);
+	port = srpt_rdma_cm_port;
+	mutex_unlock(&srpt_rdma_cm_mutex);
+	return port;
+}
+
+/**
+ * srpt_rdma_cm_stop() - destroy the RDMA CM listener (module exit, before
+ * the IB client is unregistered).
+ */
+void srpt_rdma_cm_stop(void)
+{
+	srpt_rdma_cm_set_port(0);
+}
