@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# gen-man9.sh [--strict] OUTDIR - generate the section 9 manual pages of the
+# driver's functions (srpt_lookup_port(9), srpt_port_put_ref(9), ...) from
+# the kernel-doc comments in src/*.c, with the kernel's own
+# scripts/kernel-doc, one page per function: OUTDIR/<function>.9.
+#
+# kernel-doc is taken from $KERNEL_DOC, else from Debian's linux-kbuild-*
+# packages (/usr/lib/linux-kbuild-*), else from any kernel headers tree
+# (/usr/src/linux-headers-*, /usr/src/kernels/* on Fedora/RHEL,
+# /lib/modules/*/build). kernel-doc warnings are printed; with --strict
+# they make the script fail. The page date comes from SOURCE_DATE_EPOCH
+# (set by dpkg-buildpackage and rpmbuild) for reproducible output.
+set -eu
+
+strict=0
+if [ "${1:-}" = "--strict" ]; then
+	strict=1
+	shift
+fi
+[ $# -eq 1 ] || { echo "usage: $0 [--strict] OUTDIR" >&2; exit 2; }
+out=$1
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+find_kernel_doc() {
+	if [ -n "${KERNEL_DOC:-}" ]; then
+		echo "$KERNEL_DOC"
+		return 0
+	fi
+	for k in $(ls -d /usr/lib/linux-kbuild-*/scripts/kernel-doc \
+			/usr/src/linux-kbuild-*/scripts/kernel-doc \
+			/usr/src/linux-headers-*/scripts/kernel-doc \
+			/usr/src/kernels/*/scripts/kernel-doc \
+			/lib/modules/*/build/scripts/kernel-doc 2>/dev/null |
+			sort -V -r); do
+		# the perl kernel-doc (up to 6.x); its -man output is used below
+		if [ -f "$k" ] && head -n 1 "$k" | grep -q perl; then
+			echo "$k"
+			return 0
+		fi
+	done
+	return 1
+}
+
+kdoc=$(find_kernel_doc) || {
+	echo "gen-man9: the kernel's scripts/kernel-doc was not found;" \
+	     "install linux-kbuild-<ver> (Debian) or kernel-devel (RPM)," \
+	     "or set KERNEL_DOC" >&2
+	exit 1
+}
+version=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)".*/\1/p' "$top/dkms.conf")
+
+if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+	SOURCE_DATE_EPOCH=$(git -C "$top" log -1 --format=%ct 2>/dev/null ||
+			    stat -c %Y "$top/dkms.conf")
+fi
+KBUILD_BUILD_TIMESTAMP=$(date -u -d "@$SOURCE_DATE_EPOCH" '+%Y-%m-%d %H:%M:%S UTC')
+export KBUILD_BUILD_TIMESTAMP
+unset KCFLAGS KDOC_WERROR
+
+rm -rf "$out"
+mkdir -p "$out"
+warnings=$(mktemp)
+trap 'rm -f "$warnings"' EXIT
+
+# One kernel-doc run per source file, so that each page can name its file.
+# Pages are split at .TH lines; only function pages (whose .TH title and
+# name agree) are kept: struct pages all carry the same title.
+for f in "$top"/src/*.c; do
+	rel=${f#"$top"/}
+	(cd "$top" && perl "$kdoc" -man "$rel") 2>>"$warnings" |
+	awk -v out="$out" -v rel="$rel" -v version="$version" '
+	function finish() {
+		if (file != "") {
+			print ".SH \"FILE\"" > file
+			print rel " in srpt-dkms " version "." > file
+			print ".SH \"SEE ALSO\"" > file
+			print ".BR ib_srpt (4)" > file
+			close(file)
+		}
+		file = ""
+	}
+	/^\.TH / {
+		finish()
+		n = split($0, q, "\"")
+		# q[2] = title, q[4] = name (function) or "struct x", q[6] = date
+		if (q[2] == q[4] && q[2] ~ /^[A-Za-z_][A-Za-z0-9_]*$/) {
+			file = out "/" q[2] ".9"
+			if (seen[file]++)
+				file = ""
+			else
+				printf(".TH \"%s\" 9 \"%s\" \"srpt-dkms %s\" \"srpt-dkms Kernel API\"\n",
+				       q[2], q[6], version) > file
+		}
+		next
+	}
+	{ if (file != "") print > file }
+	END { finish() }'
+done
+
+n=$(find "$out" -name '*.9' | wc -l)
+# a file without any kernel-doc comment is not a problem
+sed -i '/no structured comments found/d' "$warnings"
+if [ -s "$warnings" ]; then
+	echo "gen-man9: kernel-doc warnings:" >&2
+	sed 's/^/  /' "$warnings" >&2
+	if [ "$strict" = 1 ]; then
+		echo "gen-man9: FAILED (--strict and kernel-doc warnings)" >&2
+		exit 1
+	fi
+fi
+echo "gen-man9: $n pages in $out (kernel-doc: $kdoc)"
