@@ -1,7 +1,368 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * iu.c - (stub; to be written)
+ * iu.c - parsing of the information units an initiator sends on a live
+ * channel (SRP_CMD, SRP_TSK_MGMT) and building of the SRP_RSP the target
+ * answers with.
+ *
+ * Pure code: it includes only srpt_pure.h and the wire format headers, so
+ * tests/unit/test_iu.c and the fuzzers in tests/fuzz/ build it in userspace.
+ *
+ * Where this differs from the in-kernel driver (srpt-spec.md 5.5, 9):
+ *  - the additional CDB, the descriptor and the inline indirect table are
+ *    bounded by the bytes actually received;
+ *  - the inline indirect table must hold exactly the descriptors it
+ *    announces, none of zero length, and their lengths must add up to the
+ *    total length (otherwise LIO would see a data length that does not
+ *    match the scatterlist built from the descriptors);
+ *  - immediate data length checks are done in 64-bit arithmetic;
+ *  - bidirectional commands, immediate data-in and unknown descriptor
+ *    formats are rejected instead of being run without data;
+ *  - sense data is capped by both the initiator's IU limit and the size of
+ *    the response buffer.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include "srpt.h"
+#include "srpt_iu.h"
+
+/**
+ * srpt_iu_opcode() - opcode of a received information unit.
+ * @iu: the received bytes.
+ * @byte_len: number of bytes received.
+ *
+ * Return: the opcode, or -EINVAL if nothing was received.
+ */
+int srpt_iu_opcode(const void *iu, u32 byte_len)
+{
+	if (byte_len < 1)
+		return -EINVAL;
+	return *(const u8 *)iu;
+}
+
+/* Copy a possibly unaligned direct descriptor at byte offset @off. */
+static void srpt_iu_read_direct(const void *iu, u32 off,
+				struct srpt_direct_buf *db)
+{
+	memcpy(db, (const u8 *)iu + off, sizeof(*db));
+}
+
+/* Direct descriptor: one srpt_direct_buf at @desc_off. */
+static int srpt_iu_parse_direct(const void *iu, u32 byte_len,
+				struct srpt_cmd_desc *d)
+{
+	struct srpt_direct_buf db;
+	u32 len;
+
+	if ((u64)d->desc_off + sizeof(db) > byte_len)
+		return -EINVAL;
+	srpt_iu_read_direct(iu, d->desc_off, &db);
+	len = be32_to_cpu(db.len);
+	if (len > SRPT_MAX_CMD_DATA_LEN)
+		return -EINVAL;
+	d->data_len = len;
+	d->nbufs = len ? 1 : 0;
+	return 0;
+}
+
+/*
+ * Indirect descriptor: a table header (srpt_indirect_buf) followed by the
+ * descriptors, all of which must be carried in the IU itself.
+ */
+static int srpt_iu_parse_indirect(const void *iu, u32 byte_len, u8 desc_cnt,
+				  struct srpt_cmd_desc *d)
+{
+	struct srpt_indirect_buf ib;
+	struct srpt_direct_buf db;
+	u32 table_len, nbufs, total, i, off;
+	u64 sum = 0;
+
+	if ((u64)d->desc_off + sizeof(ib) > byte_len)
+		return -EINVAL;
+	memcpy(&ib, (const u8 *)iu + d->desc_off, sizeof(ib));
+	table_len = be32_to_cpu(ib.table_desc.len);
+	if (table_len == 0 || table_len % sizeof(db))
+		return -EINVAL;
+	nbufs = table_len / sizeof(db);
+	/* The target never fetches an external descriptor table. */
+	if (nbufs > desc_cnt)
+		return -EINVAL;
+	off = d->desc_off + sizeof(ib);
+	if ((u64)off + (u64)nbufs * sizeof(db) > byte_len)
+		return -EINVAL;
+	total = be32_to_cpu(ib.len);
+	if (total > SRPT_MAX_CMD_DATA_LEN)
+		return -EINVAL;
+	for (i = 0; i < nbufs; i++) {
+		srpt_iu_read_direct(iu, off + i * sizeof(db), &db);
+		if (db.len == 0)
+			return -EINVAL;
+		sum += be32_to_cpu(db.len);
+	}
+	if (sum != total)
+		return -EINVAL;
+	d->desc_off = off;
+	d->nbufs = nbufs;
+	d->data_len = total;
+	return 0;
+}
+
+/* Immediate data-out: srpt_imm_buf at @desc_off, data at imm_data_offset. */
+static int srpt_iu_parse_imm(const void *iu, u32 byte_len, u32 buf_size,
+			     u32 imm_data_offset, struct srpt_cmd_desc *d)
+{
+	struct srpt_imm_buf imm;
+	u64 end;
+	u32 len;
+
+	if (imm_data_offset == 0)
+		return -EINVAL;		/* not negotiated at login */
+	if ((u64)d->desc_off + sizeof(imm) > byte_len ||
+	    (u64)d->desc_off + sizeof(imm) > imm_data_offset)
+		return -EINVAL;
+	memcpy(&imm, (const u8 *)iu + d->desc_off, sizeof(imm));
+	len = be32_to_cpu(imm.len);
+	end = (u64)imm_data_offset + len;
+	if (end > buf_size)
+		return -EINVAL;
+	if (end > byte_len)
+		return -EIO;
+	if (((uintptr_t)iu + imm_data_offset) % SRPT_IMM_DATA_ALIGN)
+		return -EINVAL;
+	d->imm_off = imm_data_offset;
+	d->data_len = len;
+	d->nbufs = 0;
+	return 0;
+}
+
+/**
+ * srpt_iu_parse_cmd() - validate an SRP_CMD and locate its data.
+ * @iu: the received IU.
+ * @byte_len: bytes received (wc->byte_len; peer controlled).
+ * @buf_size: bytes of @iu that may be read (the receive buffer size,
+ *	      srp_max_req_size); @byte_len larger than this is rejected.
+ * @imm_data_offset: offset of immediate data negotiated at login, 0 if
+ *		     immediate data is not in use.
+ * @desc: filled in on success; zeroed (no data) on failure.
+ *
+ * Every offset derived from the IU (additional CDB, descriptor, inline
+ * descriptor table, immediate data) is checked against @byte_len and
+ * @buf_size before it is used, in 64-bit arithmetic.
+ *
+ * Return: 0 on success; -EINVAL for a malformed or unsupported command;
+ * -EIO if the immediate data announced was not fully received.
+ */
+int srpt_iu_parse_cmd(const void *iu, u32 byte_len, u32 buf_size,
+		      u32 imm_data_offset, struct srpt_cmd_desc *desc)
+{
+	const struct srpt_cmd *cmd = iu;
+	u8 out_fmt, in_fmt, cnt;
+	u32 add_cdb;
+	int ret;
+
+	memset(desc, 0, sizeof(*desc));
+	if (byte_len > buf_size || byte_len < sizeof(*cmd))
+		return -EINVAL;
+	if (cmd->opcode != SRPT_OP_CMD)
+		return -EINVAL;
+	/* Length in 4-byte units in bits 7..2; bits 1..0 are reserved. */
+	add_cdb = cmd->add_cdb_len & ~3U;
+	if (sizeof(*cmd) + add_cdb > byte_len)
+		return -EINVAL;
+	desc->cdb_len = sizeof(cmd->cdb) + add_cdb;
+	desc->desc_off = sizeof(*cmd) + add_cdb;
+
+	out_fmt = cmd->buf_fmt >> 4;
+	in_fmt = cmd->buf_fmt & 0xf;
+	if (!out_fmt && !in_fmt)
+		return 0;
+	if (out_fmt && in_fmt) {
+		ret = -EINVAL;		/* bidirectional: not supported */
+		goto fail;
+	}
+	desc->dir = in_fmt ? SRPT_DIR_READ : SRPT_DIR_WRITE;
+
+	desc->fmt = in_fmt ? in_fmt : out_fmt;
+	cnt = in_fmt ? cmd->data_in_desc_cnt : cmd->data_out_desc_cnt;
+	switch (desc->fmt) {
+	case SRPT_DATA_DESC_DIRECT:
+		ret = srpt_iu_parse_direct(iu, byte_len, desc);
+		break;
+	case SRPT_DATA_DESC_INDIRECT:
+		ret = srpt_iu_parse_indirect(iu, byte_len, cnt, desc);
+		break;
+	case SRPT_DATA_DESC_IMM:
+		if (desc->dir != SRPT_DIR_WRITE)
+			ret = -EINVAL;
+		else
+			ret = srpt_iu_parse_imm(iu, byte_len, buf_size,
+						imm_data_offset, desc);
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+	if (ret)
+		goto fail;
+	return 0;
+
+fail:
+	memset(desc, 0, sizeof(*desc));
+	return ret;
+}
+
+/**
+ * srpt_iu_get_desc() - read direct descriptor @i of a parsed SRP_CMD.
+ * @iu: the IU passed to srpt_iu_parse_cmd().
+ * @desc: its successful parse result.
+ * @i: descriptor index, less than @desc->nbufs.
+ * @va: remote virtual address.
+ * @key: remote key.
+ * @len: length in bytes.
+ */
+void srpt_iu_get_desc(const void *iu, const struct srpt_cmd_desc *desc,
+		      u32 i, u64 *va, u32 *key, u32 *len)
+{
+	struct srpt_direct_buf db;
+
+	srpt_iu_read_direct(iu, desc->desc_off + i * sizeof(db), &db);
+	*va = be64_to_cpu(db.va);
+	*key = be32_to_cpu(db.key);
+	*len = be32_to_cpu(db.len);
+}
+
+/**
+ * srpt_iu_check_tsk_mgmt() - validate the length and opcode of SRP_TSK_MGMT.
+ * @iu: the received IU.
+ * @byte_len: bytes received.
+ *
+ * Return: 0 if @iu holds a complete SRP_TSK_MGMT, -EINVAL otherwise.
+ */
+int srpt_iu_check_tsk_mgmt(const void *iu, u32 byte_len)
+{
+	const struct srpt_tsk_mgmt *tsk = iu;
+
+	if (byte_len < sizeof(*tsk) || tsk->opcode != SRPT_OP_TSK_MGMT)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * srpt_iu_build_sense() - build fixed-format sense data.
+ * @buf: output buffer.
+ * @size: size of @buf.
+ * @key: sense key.
+ * @asc: additional sense code.
+ * @ascq: additional sense code qualifier.
+ *
+ * Return: number of bytes written (SRPT_FIXED_SENSE_LEN) or -EINVAL if
+ * @buf is too small.
+ */
+int srpt_iu_build_sense(u8 *buf, u32 size, u8 key, u8 asc, u8 ascq)
+{
+	if (size < SRPT_FIXED_SENSE_LEN)
+		return -EINVAL;
+	memset(buf, 0, SRPT_FIXED_SENSE_LEN);
+	buf[0] = 0x70;			/* current error, fixed format */
+	buf[2] = key & 0xf;
+	buf[7] = SRPT_FIXED_SENSE_LEN - 8;
+	buf[12] = asc;
+	buf[13] = ascq;
+	return SRPT_FIXED_SENSE_LEN;
+}
+
+/* Bytes of sense or response data that fit after the SRP_RSP header. */
+static u32 srpt_iu_rsp_room(u32 buf_size, u32 max_ti_iu_len)
+{
+	u32 lim = buf_size < max_ti_iu_len ? buf_size : max_ti_iu_len;
+
+	return lim > sizeof(struct srpt_rsp) ? lim - sizeof(struct srpt_rsp) : 0;
+}
+
+/**
+ * srpt_iu_build_rsp() - build the SRP_RSP of a SCSI command.
+ * @buf: response buffer.
+ * @buf_size: size of @buf.
+ * @max_ti_iu_len: largest IU the initiator accepts.
+ * @info: status, residual and sense to report.
+ *
+ * Sense data is truncated to what fits both in @buf and in @max_ti_iu_len;
+ * the caller can compare the result with @info->sense_len to notice.
+ *
+ * Return: length of the response in bytes, or -EINVAL if @buf cannot hold
+ * even the fixed part.
+ */
+int srpt_iu_build_rsp(void *buf, u32 buf_size, u32 max_ti_iu_len,
+		      const struct srpt_rsp_info *info)
+{
+	struct srpt_rsp *rsp = buf;
+	u32 sense_len = info->sense ? info->sense_len : 0;
+	u32 room;
+
+	if (buf_size < sizeof(*rsp))
+		return -EINVAL;
+	room = srpt_iu_rsp_room(buf_size, max_ti_iu_len);
+	if (sense_len > room)
+		sense_len = room;
+
+	memset(rsp, 0, sizeof(*rsp));
+	rsp->opcode = SRPT_OP_RSP;
+	rsp->req_lim_delta = cpu_to_be32(info->req_lim_delta);
+	rsp->tag = info->tag;
+	rsp->status = info->status;
+
+	if (info->dir == SRPT_DIR_WRITE) {
+		if (info->underflow) {
+			rsp->flags |= SRPT_RSP_FLAG_DOUNDER;
+			rsp->data_out_res_cnt = cpu_to_be32(info->residual);
+		} else if (info->overflow) {
+			rsp->flags |= SRPT_RSP_FLAG_DOOVER;
+			rsp->data_out_res_cnt = cpu_to_be32(info->residual);
+		}
+	} else if (info->dir == SRPT_DIR_READ) {
+		if (info->underflow) {
+			rsp->flags |= SRPT_RSP_FLAG_DIUNDER;
+			rsp->data_in_res_cnt = cpu_to_be32(info->residual);
+		} else if (info->overflow) {
+			rsp->flags |= SRPT_RSP_FLAG_DIOVER;
+			rsp->data_in_res_cnt = cpu_to_be32(info->residual);
+		}
+	}
+
+	if (sense_len) {
+		rsp->flags |= SRPT_RSP_FLAG_SNSVALID;
+		rsp->sense_data_len = cpu_to_be32(sense_len);
+		memcpy(rsp->data, info->sense, sense_len);
+	}
+	return sizeof(*rsp) + sense_len;
+}
+
+/**
+ * srpt_iu_build_tsk_mgmt_rsp() - build the SRP_RSP of a task management
+ * function.
+ * @buf: response buffer.
+ * @buf_size: size of @buf.
+ * @max_ti_iu_len: largest IU the initiator accepts.
+ * @tag: tag of the SRP_TSK_MGMT request.
+ * @req_lim_delta: credits granted with this response.
+ * @rsp_code: SRPT_TSK_MGMT_* response code.
+ *
+ * Return: length of the response (40 bytes) or -EINVAL if it does not fit
+ * in @buf or @max_ti_iu_len.
+ */
+int srpt_iu_build_tsk_mgmt_rsp(void *buf, u32 buf_size, u32 max_ti_iu_len,
+			       u64 tag, u32 req_lim_delta, u8 rsp_code)
+{
+	struct srpt_rsp *rsp = buf;
+	const u32 data_len = 4;
+
+	if (buf_size < sizeof(*rsp) ||
+	    srpt_iu_rsp_room(buf_size, max_ti_iu_len) < data_len)
+		return -EINVAL;
+	memset(rsp, 0, sizeof(*rsp) + data_len);
+	rsp->opcode = SRPT_OP_RSP;
+	rsp->req_lim_delta = cpu_to_be32(req_lim_delta);
+	rsp->tag = tag;
+	rsp->flags = SRPT_RSP_FLAG_RSPVALID;
+	rsp->resp_data_len = cpu_to_be32(data_len);
+	rsp->data[3] = rsp_code;
+	return sizeof(*rsp) + data_len;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * srpt_iu.h - parsing of SRP_CMD / SRP_TSK_MGMT and building of SRP_RSP
+ * (src/iu.c, pure code: no allocation, locking or logging).
+ *
+ * Everything a peer sends is bounded here: the parser checks every offset
+ * and length against the number of bytes actually received and against the
+ * receive buffer size before the driver looks at a descriptor.
+ */
+#ifndef SRPT_IU_H
+#define SRPT_IU_H
+
+#include "srpt_proto.h"
+
+/* Largest data transfer of one SRP_CMD the target accepts. */
+#define SRPT_MAX_CMD_DATA_LEN	(128U << 20)
+
+/* Bytes of fixed-format sense data built by srpt_iu_build_sense(). */
+#define SRPT_FIXED_SENSE_LEN	18
+
+/**
+ * enum srpt_iu_dir - data direction seen from the initiator.
+ * @SRPT_DIR_NONE: no data transfer.
+ * @SRPT_DIR_READ: data-in: the target RDMA WRITEs into initiator memory.
+ * @SRPT_DIR_WRITE: data-out: the target fetches data (RDMA READ or
+ *		    immediate data in the IU).
+ */
+enum srpt_iu_dir {
+	SRPT_DIR_NONE,
+	SRPT_DIR_READ,
+	SRPT_DIR_WRITE,
+};
+
+/**
+ * struct srpt_cmd_desc - result of srpt_iu_parse_cmd().
+ * @dir: data direction.
+ * @fmt: SRPT_DATA_DESC_* format of the descriptor that was used.
+ * @data_len: total number of data bytes.
+ * @nbufs: number of struct srpt_direct_buf descriptors at @desc_off
+ *	   (0 when there is no RDMA transfer).
+ * @desc_off: byte offset in the IU of the first direct descriptor.
+ * @imm_off: byte offset in the IU of the immediate data (fmt IMM only).
+ * @cdb_len: bytes of CDB (16 plus the additional CDB length).
+ */
+struct srpt_cmd_desc {
+	enum srpt_iu_dir	dir;
+	u8			fmt;
+	u32			data_len;
+	u32			nbufs;
+	u32			desc_off;
+	u32			imm_off;
+	u32			cdb_len;
+};
+
+/**
+ * struct srpt_rsp_info - what goes into an SRP_RSP for a SCSI command.
+ * @tag: tag of the command (opaque, copied unchanged).
+ * @req_lim_delta: credits granted with this response.
+ * @status: SCSI status.
+ * @dir: data direction of the command; residuals are reported only for
+ *	 commands that transfer data.
+ * @underflow: fewer bytes were transferred than the initiator asked for.
+ * @overflow: the command wanted more bytes than the initiator offered.
+ * @residual: residual count for @underflow or @overflow.
+ * @sense: sense data or NULL.
+ * @sense_len: bytes in @sense.
+ */
+struct srpt_rsp_info {
+	u64			tag;
+	u32			req_lim_delta;
+	u8			status;
+	enum srpt_iu_dir	dir;
+	bool			underflow;
+	bool			overflow;
+	u32			residual;
+	const u8		*sense;
+	u32			sense_len;
+};
+
+int srpt_iu_opcode(const void *iu, u32 byte_len);
+int srpt_iu_parse_cmd(const void *iu, u32 byte_len, u32 buf_size,
+		      u32 imm_data_offset, struct srpt_cmd_desc *desc);
+void srpt_iu_get_desc(const void *iu, const struct srpt_cmd_desc *desc,
+		      u32 i, u64 *va, u32 *key, u32 *len);
+int srpt_iu_check_tsk_mgmt(const void *iu, u32 byte_len);
+int srpt_iu_build_sense(u8 *buf, u32 size, u8 key, u8 asc, u8 ascq);
+int srpt_iu_build_rsp(void *buf, u32 buf_size, u32 max_ti_iu_len,
+		      const struct srpt_rsp_info *info);
+int srpt_iu_build_tsk_mgmt_rsp(void *buf, u32 buf_size, u32 max_ti_iu_len,
+			       u64 tag, u32 req_lim_delta, u8 rsp_code);
+
+#endif /* SRPT_IU_H */
