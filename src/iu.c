@@ -153,25 +153,25 @@ static int srpt_iu_parse_imm(const void *iu, u32 byte_len, u32 buf_size,
 int srpt_iu_parse_cmd(const void *iu, u32 byte_len, u32 buf_size,
 		      u32 imm_data_offset, struct srpt_cmd_desc *desc)
 {
-	const struct srpt_cmd *cmd = iu;
+	const u8 *p = iu;	/* byte access: @iu need not be aligned */
 	u8 out_fmt, in_fmt, cnt;
 	u32 add_cdb;
 	int ret;
 
 	memset(desc, 0, sizeof(*desc));
-	if (byte_len > buf_size || byte_len < sizeof(*cmd))
+	if (byte_len > buf_size || byte_len < sizeof(struct srpt_cmd))
 		return -EINVAL;
-	if (cmd->opcode != SRPT_OP_CMD)
+	if (p[offsetof(struct srpt_cmd, opcode)] != SRPT_OP_CMD)
 		return -EINVAL;
 	/* Length in 4-byte units in bits 7..2; bits 1..0 are reserved. */
-	add_cdb = cmd->add_cdb_len & ~3U;
-	if (sizeof(*cmd) + add_cdb > byte_len)
+	add_cdb = p[offsetof(struct srpt_cmd, add_cdb_len)] & ~3U;
+	if (sizeof(struct srpt_cmd) + add_cdb > byte_len)
 		return -EINVAL;
-	desc->cdb_len = sizeof(cmd->cdb) + add_cdb;
-	desc->desc_off = sizeof(*cmd) + add_cdb;
+	desc->cdb_len = 16 + add_cdb;	/* srpt_cmd.cdb[16] */
+	desc->desc_off = sizeof(struct srpt_cmd) + add_cdb;
 
-	out_fmt = cmd->buf_fmt >> 4;
-	in_fmt = cmd->buf_fmt & 0xf;
+	out_fmt = p[offsetof(struct srpt_cmd, buf_fmt)] >> 4;
+	in_fmt = p[offsetof(struct srpt_cmd, buf_fmt)] & 0xf;
 	if (!out_fmt && !in_fmt)
 		return 0;
 	if (out_fmt && in_fmt) {
@@ -181,7 +181,8 @@ int srpt_iu_parse_cmd(const void *iu, u32 byte_len, u32 buf_size,
 	desc->dir = in_fmt ? SRPT_DIR_READ : SRPT_DIR_WRITE;
 
 	desc->fmt = in_fmt ? in_fmt : out_fmt;
-	cnt = in_fmt ? cmd->data_in_desc_cnt : cmd->data_out_desc_cnt;
+	cnt = in_fmt ? p[offsetof(struct srpt_cmd, data_in_desc_cnt)] :
+		       p[offsetof(struct srpt_cmd, data_out_desc_cnt)];
 	switch (desc->fmt) {
 	case SRPT_DATA_DESC_DIRECT:
 		ret = srpt_iu_parse_direct(iu, byte_len, desc);
@@ -238,9 +239,10 @@ void srpt_iu_get_desc(const void *iu, const struct srpt_cmd_desc *desc,
  */
 int srpt_iu_check_tsk_mgmt(const void *iu, u32 byte_len)
 {
-	const struct srpt_tsk_mgmt *tsk = iu;
+	const u8 *p = iu;
 
-	if (byte_len < sizeof(*tsk) || tsk->opcode != SRPT_OP_TSK_MGMT)
+	if (byte_len < sizeof(struct srpt_tsk_mgmt) ||
+	    p[offsetof(struct srpt_tsk_mgmt, opcode)] != SRPT_OP_TSK_MGMT)
 		return -EINVAL;
 	return 0;
 }
