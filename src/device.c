@@ -1,7 +1,577 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * device.c - (stub; to be written)
+ * device.c - per-HCA state of the ib_srpt target: the ib_client add and
+ * remove callbacks, port refresh, asynchronous events and the device-wide
+ * shared receive queue (SRQ).
+ *
+ * Ordering rules implemented here (srpt-spec.md section 7):
+ *  - the async event handler is registered only after every port (and its
+ *    refresh work) is initialized (CVE-2024-26872);
+ *  - removal first stops everything that could create new work for the
+ *    device (events, refresh work, listeners, port table), then waits for
+ *    the channels, then frees the SRQ and the PD, and finally drops the
+ *    client reference; configfs directories may keep the srpt_device (not
+ *    the ib_device) alive after that.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+#include <rdma/ib_cache.h>
+
 #include "srpt.h"
+
+/* How long srpt_use_srq() waits for the channels of an HCA to go away. */
+enum {
+	SRPT_SRQ_WAIT_SLICE_SECS	= 5,
+	SRPT_SRQ_WAIT_SLICES		= 6,
+};
+
+/* ---------------------------------------------------------------------- */
+/* Port refresh                                                           */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * srpt_refresh_port() - query a port and (re)establish what depends on it.
+ * @sport: the port.
+ *
+ * Caches the LIDs and GID index 0, recomputes both configfs names of the
+ * port and, except on iWARP ports, makes sure the device management MAD
+ * agent is registered. Runs at device add time and from the refresh work.
+ * A MAD registration failure is not an error (the port then works without
+ * DM discovery).
+ *
+ * Return: 0 on success or the negative errno of the failed query.
+ */
+int srpt_refresh_port(struct srpt_port *sport)
+{
+	struct srpt_device *sdev = sport->sdev;
+	struct ib_port_attr port_attr;
+	union ib_gid gid;
+	int ret;
+
+	ret = ib_query_port(sdev->device, sport->port, &port_attr);
+	if (ret) {
+		pr_err("%s-%u: ib_query_port() failed (%d)\n",
+		       dev_name(&sdev->device->dev), sport->port, ret);
+		return ret;
+	}
+	sport->sm_lid = port_attr.sm_lid;
+	sport->lid = port_attr.lid;
+
+	ret = rdma_query_gid(sdev->device, sport->port, 0, &gid);
+	if (ret) {
+		pr_err("%s-%u: rdma_query_gid() failed (%d)\n",
+		       dev_name(&sdev->device->dev), sport->port, ret);
+		return ret;
+	}
+	sport->gid = gid;
+	srpt_port_set_names(sport, &gid);
+
+	if (!rdma_protocol_iwarp(sdev->device, sport->port))
+		srpt_mad_register(sport);
+
+	return 0;
+}
+
+/**
+ * srpt_refresh_port_work() - refresh work of a port.
+ * @work: srpt_port.work.
+ */
+static void srpt_refresh_port_work(struct work_struct *work)
+{
+	struct srpt_port *sport = container_of(work, struct srpt_port, work);
+
+	srpt_refresh_port(sport);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Asynchronous events                                                    */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * srpt_event_port() - the port an asynchronous port event refers to.
+ * @sdev: the HCA.
+ * @event: the event.
+ *
+ * Return: the port, or NULL (with a warning) if the port number is invalid.
+ */
+static struct srpt_port *srpt_event_port(struct srpt_device *sdev,
+					 const struct ib_event *event)
+{
+	u32 port_num = event->element.port_num;
+
+	if (WARN_ON_ONCE(port_num < 1 || port_num > sdev->port_cnt))
+		return NULL;
+	return &sdev->port[port_num - 1];
+}
+
+/**
+ * srpt_event_handler() - asynchronous event handler of an HCA.
+ * @handler: srpt_device.event_handler.
+ * @event: the event.
+ *
+ * May run in atomic context. Unlike the in-kernel driver, every event that
+ * may change a port's LIDs, GIDs or SM always schedules the refresh work,
+ * so that the port names never go stale (srpt-spec.md 9).
+ */
+static void srpt_event_handler(struct ib_event_handler *handler,
+			       struct ib_event *event)
+{
+	struct srpt_device *sdev =
+		container_of(handler, struct srpt_device, event_handler);
+	struct srpt_port *sport;
+
+	pr_debug("%s: async event %s (%d)\n", dev_name(&sdev->device->dev),
+		 ib_event_msg(event->event), event->event);
+
+	switch (event->event) {
+	case IB_EVENT_PORT_ERR:
+		sport = srpt_event_port(sdev, event);
+		if (sport) {
+			WRITE_ONCE(sport->lid, 0);
+			WRITE_ONCE(sport->sm_lid, 0);
+		}
+		break;
+	case IB_EVENT_PORT_ACTIVE:
+	case IB_EVENT_LID_CHANGE:
+	case IB_EVENT_PKEY_CHANGE:
+	case IB_EVENT_SM_CHANGE:
+	case IB_EVENT_CLIENT_REREGISTER:
+	case IB_EVENT_GID_CHANGE:
+		sport = srpt_event_port(sdev, event);
+		if (sport)
+			schedule_work(&sport->work);
+		break;
+	default:
+		pr_err("%s: unexpected async event %s (%d)\n",
+		       dev_name(&sdev->device->dev),
+		       ib_event_msg(event->event), event->event);
+		break;
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Shared receive queue                                                   */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * srpt_srq_event() - SRQ asynchronous event handler.
+ * @event: the event.
+ * @ctx: the srpt_device.
+ */
+static void srpt_srq_event(struct ib_event *event, void *ctx)
+{
+	struct srpt_device *sdev = ctx;
+
+	pr_debug("%s: SRQ event %s (%d)\n", dev_name(&sdev->device->dev),
+		 ib_event_msg(event->event), event->event);
+}
+
+/**
+ * srpt_create_srq() - create the SRQ of an HCA and fill it.
+ * @sdev: the HCA; the caller holds @sdev->sdev_mutex and no channel of the
+ *	  HCA exists.
+ *
+ * Return: 0 on success or a negative errno (nothing is left allocated).
+ */
+static int srpt_create_srq(struct srpt_device *sdev)
+{
+	struct ib_srq_init_attr srq_attr = {
+		.event_handler	= srpt_srq_event,
+		.srq_context	= sdev,
+		.attr.max_wr	= sdev->srq_size,
+		.attr.max_sge	= 1,
+		.srq_type	= IB_SRQT_BASIC,
+	};
+	struct srpt_recv_ioctx **ring;
+	struct kmem_cache *cache;
+	struct ib_srq *srq;
+	int i, ret;
+
+	srq = ib_create_srq(sdev->pd, &srq_attr);
+	if (IS_ERR(srq)) {
+		ret = PTR_ERR(srq);
+		pr_err("%s: ib_create_srq() failed (%d)\n",
+		       dev_name(&sdev->device->dev), ret);
+		return ret;
+	}
+
+	cache = srpt_cache_get(srp_max_req_size);
+	if (!cache) {
+		ret = -ENOMEM;
+		goto destroy_srq;
+	}
+
+	ring = srpt_alloc_recv_ring(sdev, sdev->srq_size, cache, 0);
+	if (!ring) {
+		ret = -ENOMEM;
+		goto put_cache;
+	}
+
+	sdev->srq = srq;
+	sdev->req_buf_cache = cache;
+	sdev->ioctx_ring = ring;
+	sdev->use_srq = true;
+
+	for (i = 0; i < sdev->srq_size; i++) {
+		ret = srpt_post_recv(sdev, NULL, ring[i]);
+		if (ret) {
+			pr_err("%s: posting SRQ receive %d failed (%d)\n",
+			       dev_name(&sdev->device->dev), i, ret);
+			goto undo;
+		}
+	}
+
+	pr_debug("%s: created SRQ with %d entries\n",
+		 dev_name(&sdev->device->dev), sdev->srq_size);
+	return 0;
+
+undo:
+	sdev->use_srq = false;
+	sdev->srq = NULL;
+	sdev->req_buf_cache = NULL;
+	sdev->ioctx_ring = NULL;
+	/* destroying the SRQ discards the receives already posted */
+	ib_destroy_srq(srq);
+	srpt_free_recv_ring(sdev, ring, sdev->srq_size, cache);
+	srpt_cache_put(cache);
+	return ret;
+
+put_cache:
+	srpt_cache_put(cache);
+destroy_srq:
+	ib_destroy_srq(srq);
+	return ret;
+}
+
+/**
+ * srpt_destroy_srq() - destroy the SRQ of an HCA and free its ring.
+ * @sdev: the HCA; the caller holds @sdev->sdev_mutex.
+ *
+ * The RDMA core refuses to destroy an SRQ that a QP still uses; in that
+ * case the SRQ and its buffers are kept, so nothing in use is ever freed.
+ *
+ * Return: 0 on success (or if there is no SRQ), else the negative errno of
+ * ib_destroy_srq() (-EBUSY while a QP uses the SRQ).
+ */
+static int srpt_destroy_srq(struct srpt_device *sdev)
+{
+	int ret;
+
+	if (!sdev->srq)
+		return 0;
+
+	/*
+	 * ib_destroy_srq() WARNs when the SRQ is in use; check first and
+	 * call the variant that reports the error instead.
+	 */
+	if (atomic_read(&sdev->srq->usecnt))
+		ret = -EBUSY;
+	else
+		ret = ib_destroy_srq_user(sdev->srq, NULL);
+	if (ret) {
+		pr_warn("%s: the SRQ is still in use (%d); keeping it\n",
+			dev_name(&sdev->device->dev), ret);
+		return ret;
+	}
+
+	srpt_free_recv_ring(sdev, sdev->ioctx_ring, sdev->srq_size,
+			    sdev->req_buf_cache);
+	srpt_cache_put(sdev->req_buf_cache);
+	sdev->srq = NULL;
+	sdev->ioctx_ring = NULL;
+	sdev->req_buf_cache = NULL;
+	sdev->use_srq = false;
+	pr_debug("%s: destroyed the SRQ\n", dev_name(&sdev->device->dev));
+	return 0;
+}
+
+/**
+ * srpt_channel_count() - number of channels of all ports of an HCA.
+ * @sdev: the HCA.
+ *
+ * Return: the sum of srpt_port.ch_count over the ports.
+ */
+static int srpt_channel_count(struct srpt_device *sdev)
+{
+	int n = 0;
+	u32 i;
+
+	for (i = 0; i < sdev->port_cnt; i++)
+		n += atomic_read(&sdev->port[i].ch_count);
+	return n;
+}
+
+/**
+ * srpt_wait_for_channels() - wait until no port of an HCA has a channel.
+ * @sdev: the HCA; every port is disabled.
+ *
+ * Waits in slices of SRPT_SRQ_WAIT_SLICE_SECS seconds and logs the number
+ * of remaining channels after each slice, so a hang is never silent.
+ *
+ * Return: 0 once no channel is left, -EBUSY after SRPT_SRQ_WAIT_SLICES
+ * slices.
+ */
+static int srpt_wait_for_channels(struct srpt_device *sdev)
+{
+	int n, slices = 0;
+	u32 i;
+
+	for (i = 0; i < sdev->port_cnt; i++) {
+		struct srpt_port *sport = &sdev->port[i];
+
+		while (!wait_event_timeout(sport->ch_wq,
+					   atomic_read(&sport->ch_count) == 0,
+					   SRPT_SRQ_WAIT_SLICE_SECS * HZ)) {
+			n = srpt_channel_count(sdev);
+			if (++slices >= SRPT_SRQ_WAIT_SLICES) {
+				pr_warn("%s: %d channel(s) still open; use_srq not changed\n",
+					dev_name(&sdev->device->dev), n);
+				return -EBUSY;
+			}
+			pr_info("%s: waiting for %d channel(s) to close before changing use_srq\n",
+				dev_name(&sdev->device->dev), n);
+		}
+	}
+	return 0;
+}
+
+/**
+ * srpt_use_srq() - switch an HCA between a shared receive queue and
+ * per-channel receive queues.
+ * @sdev: the HCA.
+ * @use_srq: whether channels created from now on use the SRQ.
+ *
+ * The SRQ is shared by every port of the HCA, so it may only be created or
+ * destroyed while no channel of any port exists. This function therefore
+ * disables every port of the HCA (which closes their channels), waits for
+ * the channels to be released, switches, and restores the enabled state of
+ * each port (unless the device was removed meanwhile). If channels remain
+ * after about 30 seconds, nothing is changed and -EBUSY is returned. The
+ * use_srq attribute of every port of the HCA is updated on success, so all
+ * of them show the value that is in effect.
+ *
+ * Takes @sdev->sdev_mutex and then each srpt_port.mutex in turn.
+ *
+ * Return: 0 on success, -ENODEV if the HCA has been removed, -EBUSY if
+ * channels did not go away or the SRQ is still in use, -ENOMEM or another
+ * negative errno if creating the SRQ failed.
+ */
+int srpt_use_srq(struct srpt_device *sdev, bool use_srq)
+{
+	unsigned long *was_enabled;
+	u32 i;
+	int ret;
+
+	mutex_lock(&sdev->sdev_mutex);
+	if (sdev->port_cnt == 0 || srpt_port_is_removed(&sdev->port[0])) {
+		ret = -ENODEV;
+		goto unlock;
+	}
+	if (sdev->use_srq == use_srq) {
+		ret = 0;
+		goto set_attr;
+	}
+
+	was_enabled = bitmap_zalloc(sdev->port_cnt, GFP_KERNEL);
+	if (!was_enabled) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
+
+	for (i = 0; i < sdev->port_cnt; i++) {
+		struct srpt_port *sport = &sdev->port[i];
+
+		mutex_lock(&sport->mutex);
+		if (sport->enabled) {
+			__set_bit(i, was_enabled);
+			pr_info("%s-%u: disabling the port to change use_srq to %d\n",
+				dev_name(&sdev->device->dev), sport->port,
+				use_srq);
+			srpt_set_enabled(sport, false);
+		}
+		mutex_unlock(&sport->mutex);
+	}
+
+	ret = srpt_wait_for_channels(sdev);
+	if (!ret)
+		ret = use_srq ? srpt_create_srq(sdev) : srpt_destroy_srq(sdev);
+
+	for (i = 0; i < sdev->port_cnt; i++) {
+		struct srpt_port *sport = &sdev->port[i];
+
+		if (!test_bit(i, was_enabled))
+			continue;
+		mutex_lock(&sport->mutex);
+		if (!srpt_port_is_removed(sport))
+			srpt_set_enabled(sport, true);
+		mutex_unlock(&sport->mutex);
+	}
+	bitmap_free(was_enabled);
+
+	if (ret)
+		goto unlock;
+	pr_info("%s: use_srq is now %d\n", dev_name(&sdev->device->dev),
+		use_srq);
+
+set_attr:
+	for (i = 0; i < sdev->port_cnt; i++) {
+		struct srpt_port *sport = &sdev->port[i];
+
+		mutex_lock(&sport->mutex);
+		sport->port_attrib.use_srq = use_srq;
+		mutex_unlock(&sport->mutex);
+	}
+unlock:
+	mutex_unlock(&sdev->sdev_mutex);
+	return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* ib_client add / remove                                                 */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * srpt_unregister_mad_agents() - unregister the MAD agents of some ports.
+ * @sdev: the HCA.
+ * @n: number of ports, starting with port 1, to handle.
+ */
+static void srpt_unregister_mad_agents(struct srpt_device *sdev, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		srpt_mad_unregister(&sdev->port[i]);
+}
+
+/**
+ * srpt_add_one() - ib_client add callback: set up an RDMA device.
+ * @device: the new device.
+ *
+ * Return: 0 on success or a negative errno; the RDMA core then does not
+ * call srpt_remove_one() for @device.
+ */
+int srpt_add_one(struct ib_device *device)
+{
+	struct srpt_device *sdev;
+	u32 i;
+	int ret;
+
+	pr_debug("adding %s\n", dev_name(&device->dev));
+
+	sdev = srpt_sdev_alloc(device, device->phys_port_cnt);
+	if (!sdev) {
+		ret = -ENOMEM;
+		goto err;
+	}
+
+	sdev->pd = ib_alloc_pd(device, 0);
+	if (IS_ERR(sdev->pd)) {
+		ret = PTR_ERR(sdev->pd);
+		goto put_sdev;
+	}
+	sdev->lkey = sdev->pd->local_dma_lkey;
+
+	/* No SRQ at start-up: the use_srq attribute defaults to 0. */
+	sdev->srq_size = min_t(u32, srpt_srq_size, device->attrs.max_srq_wr);
+
+	if (!srpt_service_guid)
+		srpt_service_guid = be64_to_cpu(device->node_guid);
+
+	if (rdma_port_get_link_layer(device, 1) == IB_LINK_LAYER_INFINIBAND) {
+		ret = srpt_ib_cm_listen(sdev);
+		if (ret) {
+			if (!srpt_rdma_cm_get_port()) {
+				pr_err("%s: no IB CM listener (%d) and no RDMA/CM listener\n",
+				       dev_name(&device->dev), ret);
+				goto dealloc_pd;
+			}
+			pr_warn("%s: no IB CM listener (%d); only RDMA/CM logins are possible\n",
+				dev_name(&device->dev), ret);
+		}
+	}
+
+	for (i = 1; i <= sdev->port_cnt; i++) {
+		/* srpt_sdev_alloc() initialized everything but the work */
+		INIT_WORK(&sdev->port[i - 1].work, srpt_refresh_port_work);
+		ret = srpt_refresh_port(&sdev->port[i - 1]);
+		if (ret) {
+			pr_err("%s-%u: port initialization failed (%d)\n",
+			       dev_name(&device->dev), i, ret);
+			srpt_unregister_mad_agents(sdev, i);
+			goto stop_cm;
+		}
+	}
+
+	/* Only now: events schedule sport->work, initialized above. */
+	INIT_IB_EVENT_HANDLER(&sdev->event_handler, device, srpt_event_handler);
+	ib_register_event_handler(&sdev->event_handler);
+
+	srpt_port_table_add(sdev);
+	ib_set_client_data(device, &srpt_client, sdev);
+
+	for (i = 0; i < sdev->port_cnt; i++)
+		pr_info("%s-%u: port names %s and %s\n", dev_name(&device->dev),
+			sdev->port[i].port, sdev->port[i].guid_name,
+			sdev->port[i].gid_name);
+	return 0;
+
+stop_cm:
+	srpt_ib_cm_stop(sdev);
+dealloc_pd:
+	ib_dealloc_pd(sdev->pd);
+put_sdev:
+	srpt_sdev_put(sdev);
+err:
+	pr_err("adding %s failed (%d)\n", dev_name(&device->dev), ret);
+	return ret;
+}
+
+/**
+ * srpt_remove_one() - ib_client remove callback: release an RDMA device.
+ * @device: the device being removed.
+ * @client_data: the srpt_device set by srpt_add_one().
+ *
+ * Blocks until every channel of the device has been released (progress is
+ * logged every few seconds by srpt_release_sport()). Configfs directories
+ * of the device's ports may keep the srpt_device alive afterwards; their
+ * operations then fail with -ENODEV.
+ */
+void srpt_remove_one(struct ib_device *device, void *client_data)
+{
+	struct srpt_device *sdev = client_data;
+	u32 i;
+
+	if (WARN_ON_ONCE(!sdev))
+		return;
+
+	/*
+	 * Stop the sources of refresh work first, so that no refresh can
+	 * register a MAD agent again after the agents are gone.
+	 */
+	ib_unregister_event_handler(&sdev->event_handler);
+	for (i = 0; i < sdev->port_cnt; i++)
+		cancel_work_sync(&sdev->port[i].work);
+	srpt_unregister_mad_agents(sdev, sdev->port_cnt);
+
+	srpt_ib_cm_stop(sdev);
+	/* RDMA/CM requests for this device are refused from now on. */
+	ib_set_client_data(device, &srpt_client, NULL);
+	/* Marks the device removed: configfs operations get -ENODEV. */
+	srpt_port_table_del(sdev);
+
+	for (i = 0; i < sdev->port_cnt; i++)
+		srpt_release_sport(&sdev->port[i]);
+
+	mutex_lock(&sdev->sdev_mutex);
+	if (srpt_destroy_srq(sdev))
+		pr_err("%s: leaking the SRQ\n", dev_name(&device->dev));
+	mutex_unlock(&sdev->sdev_mutex);
+
+	ib_dealloc_pd(sdev->pd);
+	pr_info("%s removed\n", dev_name(&device->dev));
+	srpt_sdev_put(sdev);
+}

@@ -1,11 +1,157 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * main.c - (stub; to be written)
+ * main.c - module parameters, the ib_client binding and module init/exit of
+ * the ib_srpt SCSI RDMA Protocol target driver.
+ *
+ * Load order: validate the parameters, register the LIO fabric template
+ * (configfs.c), then the ib_client (device.c adds every RDMA device).
+ * Unload is the exact reverse, preceded by destroying the global RDMA/CM
+ * listener so that no new login can reach a device being removed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
 #include "srpt.h"
 
-MODULE_LICENSE("GPL");
+/* ---------------------------------------------------------------------- */
+/* Module parameters                                                      */
+/* ---------------------------------------------------------------------- */
+
+unsigned int srp_max_req_size = SRPT_DEFAULT_MAX_REQ_SIZE;
+module_param(srp_max_req_size, uint, 0444);
+MODULE_PARM_DESC(srp_max_req_size,
+		 "Largest SRP request IU accepted, in bytes (default 8276, minimum 996)");
+
+unsigned int srpt_srq_size = DEFAULT_SRPT_SRQ_SIZE;
+module_param(srpt_srq_size, uint, 0444);
+MODULE_PARM_DESC(srpt_srq_size,
+		 "Depth of the per-HCA shared receive queue (4..65535, default 4095)");
+
+u64 srpt_service_guid;
+
+/**
+ * srpt_service_guid_set() - parse a value written to srpt_service_guid.
+ * @val: the text given on the command line or to modprobe.
+ * @kp: the parameter; @kp->arg points at the u64.
+ *
+ * The value is hexadecimal, with or without a leading "0x".
+ *
+ * Return: 0 on success or a negative errno if @val is not a hex u64.
+ */
+static int srpt_service_guid_set(const char *val,
+				 const struct kernel_param *kp)
+{
+	u64 guid;
+	int ret;
+
+	ret = kstrtou64(val, 16, &guid);
+	if (ret) {
+		pr_err("invalid srpt_service_guid '%s'\n", val);
+		return ret;
+	}
+	*(u64 *)kp->arg = guid;
+	return 0;
+}
+
+/**
+ * srpt_service_guid_get() - show srpt_service_guid.
+ * @buffer: output page.
+ * @kp: the parameter; @kp->arg points at the u64.
+ *
+ * Return: number of characters written.
+ */
+static int srpt_service_guid_get(char *buffer, const struct kernel_param *kp)
+{
+	return scnprintf(buffer, PAGE_SIZE, "0x%016llx\n", *(u64 *)kp->arg);
+}
+
+module_param_call(srpt_service_guid, srpt_service_guid_set,
+		  srpt_service_guid_get, &srpt_service_guid, 0444);
+MODULE_PARM_DESC(srpt_service_guid,
+		 "Hex GUID used as IOC GUID, SRP target port ID and IB CM service ID (0: node GUID of the first HCA)");
+
+/* ---------------------------------------------------------------------- */
+/* ib_client and module init/exit                                         */
+/* ---------------------------------------------------------------------- */
+
+struct ib_client srpt_client = {
+	.name	= "ib_srpt",
+	.add	= srpt_add_one,
+	.remove	= srpt_remove_one,
+};
+
+/**
+ * srpt_check_params() - validate the module parameters.
+ *
+ * Return: 0 if they are usable, -EINVAL otherwise.
+ */
+static int srpt_check_params(void)
+{
+	if (srp_max_req_size < SRPT_MIN_MAX_REQ_SIZE) {
+		pr_err("srp_max_req_size %u is below the minimum %d\n",
+		       srp_max_req_size, SRPT_MIN_MAX_REQ_SIZE);
+		return -EINVAL;
+	}
+	if (srpt_srq_size < MIN_SRPT_SRQ_SIZE ||
+	    srpt_srq_size > MAX_SRPT_SRQ_SIZE) {
+		pr_err("srpt_srq_size %u is outside %d..%d\n",
+		       srpt_srq_size, MIN_SRPT_SRQ_SIZE, MAX_SRPT_SRQ_SIZE);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * srpt_init_module() - module entry point.
+ *
+ * Return: 0 on success or a negative errno.
+ */
+static int __init srpt_init_module(void)
+{
+	int ret;
+
+	ret = srpt_check_params();
+	if (ret)
+		return ret;
+
+	ret = srpt_fabric_register();
+	if (ret) {
+		pr_err("registering the srpt LIO fabric failed (%d)\n", ret);
+		return ret;
+	}
+
+	ret = ib_register_client(&srpt_client);
+	if (ret) {
+		pr_err("ib_register_client() failed (%d)\n", ret);
+		goto out_unregister_fabric;
+	}
+
+	pr_info("srpt-dkms %s loaded\n", SRPT_VERSION);
+	return 0;
+
+out_unregister_fabric:
+	srpt_fabric_unregister();
+	return ret;
+}
+
+/**
+ * srpt_cleanup_module() - module exit point; the reverse of
+ * srpt_init_module(), after stopping the RDMA/CM listener.
+ */
+static void __exit srpt_cleanup_module(void)
+{
+	srpt_rdma_cm_stop();
+	ib_unregister_client(&srpt_client);
+	srpt_fabric_unregister();
+}
+
+module_init(srpt_init_module);
+module_exit(srpt_cleanup_module);
+
+MODULE_AUTHOR("srpt-dkms developers");
 MODULE_DESCRIPTION("SCSI RDMA Protocol target driver (srpt-dkms)");
+MODULE_LICENSE("GPL");
 MODULE_VERSION(SRPT_VERSION);
