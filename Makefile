@@ -1,33 +1,115 @@
 # SPDX-License-Identifier: GPL-2.0
 # Top-level Makefile of srpt-dkms. The kernel build rules are in src/Kbuild;
-# this file only wraps them (dkms appends KERNELRELEASE=..., which is harmless
-# here because nothing below depends on it).
+# this file only wraps them. dkms appends KERNELRELEASE=<kver> to its make
+# command line; nothing here depends on it.
 #
-#   make [KVER=<release>] [KDIR=<headers>]   build src/ib_srpt.ko
-#   make install                             install into updates/
-#   make check                               run the whole test suite
+#   make [KVER=<release>] [KDIR=<build tree>]  build src/ib_srpt.ko (default:
+#                                  the running kernel); W=1 C=2 etc. pass on
+#   make install                   install into updates/: through DKMS when
+#                                  dkms is installed, else modules_install
+#                                  INSTALL_MOD_DIR=updates + depmod
+#   make check                     run the whole test suite (scripts/check.sh)
+#   make matrix                    build matrix (scripts/matrix.sh)
+#   make lint                      checkpatch --strict + kernel-doc
 #   make clean
+#
+# MLNX_OFED / DOCA-OFED: when /usr/src/ofa_kernel/<arch>/<kver> or
+# /usr/src/ofa_kernel/default exists, the module is built against its
+# headers (searched before the kernel's) and its Module.symvers. Override
+# the tree with OFED_DIR=<dir>, or disable with OFED=no (OFED_ROOT changes
+# the directory searched, for tests).
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
+ARCH_NAME ?= $(shell uname -m)
+OFED_ROOT ?= /usr/src/ofa_kernel
 SRC := $(CURDIR)/src
+PACKAGE_NAME := $(shell sed -n 's/^PACKAGE_NAME="\([^"]*\)".*/\1/p' dkms.conf)
+PACKAGE_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)".*/\1/p' dkms.conf)
 
-.PHONY: all module probes install check clean
+# ---- OFED detection ----
+ifneq ($(OFED),no)
+ifeq ($(OFED_DIR),)
+OFED_DIR := $(firstword $(wildcard $(OFED_ROOT)/$(ARCH_NAME)/$(KVER)/include \
+				   $(OFED_ROOT)/default/include))
+OFED_DIR := $(patsubst %/include,%,$(OFED_DIR))
+endif
+endif
+ifneq ($(OFED),no)
+ifneq ($(OFED_DIR),)
+ifeq ($(wildcard $(OFED_DIR)/include),)
+$(error OFED_DIR=$(OFED_DIR) has no include/ directory)
+endif
+# src/Kbuild puts $(SRPT_OFED_DIR)/include in front of the kernel's headers.
+OFED_ARGS := SRPT_OFED_DIR=$(OFED_DIR)
+ifneq ($(wildcard $(OFED_DIR)/Module.symvers),)
+OFED_ARGS += KBUILD_EXTRA_SYMBOLS=$(OFED_DIR)/Module.symvers
+endif
+endif
+endif
+
+KMAKE = $(MAKE) -C "$(KDIR)" M="$(SRC)" $(OFED_ARGS)
+
+.PHONY: all module probes kdir-check install install-dkms install-kbuild \
+	check matrix lint clean
 
 all: module
 
-probes:
-	@scripts/compat-probes.sh "$(KDIR)" "$(SRC)/generated/srpt_probes.h"
+kdir-check:
+	@if [ ! -f "$(KDIR)/Makefile" ]; then \
+		echo "error: no kernel build tree at $(KDIR)" >&2; \
+		echo "error: install the headers for kernel $(KVER) (Debian:" \
+		     "apt-get install linux-headers-$(KVER)), or pass" \
+		     "KVER=<release> or KDIR=<build tree>" >&2; \
+		exit 1; \
+	fi
+
+probes: kdir-check
+	@SRPT_OFED_DIR="$(if $(OFED_ARGS),$(OFED_DIR))" \
+		scripts/compat-probes.sh "$(KDIR)" "$(SRC)/generated/srpt_probes.h"
+ifneq ($(OFED_ARGS),)
+	@echo "  OFED    building against $(OFED_DIR)"
+endif
 
 module: probes
-	$(MAKE) -C "$(KDIR)" M="$(SRC)" modules
+	$(KMAKE) modules
 
-install: module
-	$(MAKE) -C "$(KDIR)" M="$(SRC)" INSTALL_MOD_DIR=updates modules_install
+install:
+	@if command -v dkms >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory install-dkms; \
+	else \
+		$(MAKE) --no-print-directory install-kbuild; \
+	fi
+
+# dkms add/build/install of this tree (version from dkms.conf). An earlier
+# registration of the same version is removed first so that the current
+# sources are the ones built.
+install-dkms: kdir-check
+	-dkms remove "$(PACKAGE_NAME)/$(PACKAGE_VERSION)" --all
+	rm -rf "/usr/src/$(PACKAGE_NAME)-$(PACKAGE_VERSION)"
+	mkdir -p "/usr/src/$(PACKAGE_NAME)-$(PACKAGE_VERSION)"
+	tar -C "$(CURDIR)" --exclude=.git --exclude=./build --exclude='*.o' \
+		--exclude='*.ko' --exclude='.*.cmd' --exclude=./src/generated \
+		-cf - . | tar -C "/usr/src/$(PACKAGE_NAME)-$(PACKAGE_VERSION)" -xf -
+	dkms add "$(PACKAGE_NAME)/$(PACKAGE_VERSION)"
+	dkms build "$(PACKAGE_NAME)/$(PACKAGE_VERSION)" -k "$(KVER)"
+	dkms install "$(PACKAGE_NAME)/$(PACKAGE_VERSION)" -k "$(KVER)" --force
+
+install-kbuild: module
+	$(KMAKE) INSTALL_MOD_DIR=updates modules_install
+	depmod -a "$(KVER)"
 
 check:
 	@scripts/check.sh
 
+matrix:
+	@scripts/matrix.sh
+
+lint:
+	@scripts/lint.sh
+
 clean:
-	-$(MAKE) -C "$(KDIR)" M="$(SRC)" clean 2>/dev/null
+	@if [ -f "$(KDIR)/Makefile" ]; then $(KMAKE) clean; fi
 	rm -rf "$(SRC)/generated"
+	cd "$(SRC)" && rm -f *.o *.ko *.mod *.mod.c .*.cmd modules.order \
+		Module.symvers
