@@ -16,6 +16,18 @@ stamp="mmdebstrap bookworm v1: $pkgs"
 mirror=${SRPT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 secmirror=${SRPT_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 
+# Headers of one more kernel, installed during the test to check that the
+# kernel headers hook builds the module: a .deb kept next to the chroot.
+# The cloud flavour shares everything else with the 6.1 headers above.
+debs=$(dirname "$dir")/debs
+extra=linux-headers-${k61%-amd64}-cloud-amd64
+if ! ls "$debs/${extra}_"*.deb >/dev/null 2>&1; then
+	mkdir -p "$debs"
+	(cd "$debs" && { apt-get download "$extra" ||
+			 { apt-get update -q && apt-get download "$extra"; }; }) ||
+		echo "mkchroot: could not download $extra (the hook test will be skipped)" >&2
+fi
+
 if [ -f "$dir/.srpt-stamp" ] && [ "$(cat "$dir/.srpt-stamp")" = "$stamp" ]; then
 	echo "mkchroot: using cached $dir"
 	exit 0

@@ -1,0 +1,336 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tests/pkg/run.sh - packaging and documentation tests of srpt-dkms (run by
+# "make check"). Prints PASS/FAIL/SKIP per check and a closing line
+# "pkg: N passed, N failed, N skipped"; exits 1 if any check failed.
+#
+#   version        dkms.conf, MODULE_VERSION, debian/changelog, RPM spec agree
+#   dkms.conf      directives, and which kernels BUILD_EXCLUSIVE_* accepts
+#   man4           ib_srpt(4) renders without warnings, documents every module
+#                  parameter and configfs attribute found in src/
+#   man9           section 9 pages from kernel-doc (srpt_lookup_port(9) ...)
+#                  render without warnings; no kernel-doc warnings
+#   deb            dpkg-buildpackage -us -uc -b, contents, lintian clean
+#   rpm            rpmbuild -bb: noarch, file list, scriptlets
+#   dkms           DKMS lifecycle in a throw-away chroot (dkms-lifecycle.sh):
+#                  autopkgtest, 6.1 + 6.12, skips, upgrade, headers hook,
+#                  purge. Needs root; slow the first time (base chroot).
+#
+# Environment: SRPT_PKG_SKIP_DKMS=1 skips the chroot part;
+# SRPT_PKG_OUT=<dir> keeps the built packages there (default: temporary).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 2
+
+npass=0 nfail=0 nskip=0
+pass() { echo "PASS: $1"; npass=$((npass + 1)); }
+fail() { echo "FAIL: $1${2:+ - $2}"; nfail=$((nfail + 1)); }
+skip() { echo "SKIP: $1${2:+ - $2}"; nskip=$((nskip + 1)); }
+# count the PASS/FAIL/SKIP lines of a sub-test's output (and show them)
+tally() {
+	local line
+	while IFS= read -r line; do
+		echo "$line"
+		case $line in
+		PASS:*) npass=$((npass + 1)) ;;
+		FAIL:*) nfail=$((nfail + 1)) ;;
+		SKIP:*) nskip=$((nskip + 1)) ;;
+		esac
+	done
+}
+
+out=${SRPT_PKG_OUT:-}
+tmp=$(mktemp -d /tmp/srpt-pkg-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+[ -n "$out" ] || out=$tmp/out
+mkdir -p "$out"
+
+# Tools: installed on demand when we are root (Debian package names).
+need() { # need CMD PACKAGE
+	command -v "$1" >/dev/null 2>&1 && return 0
+	[ "$(id -u)" = 0 ] || return 1
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "$2" >"$tmp/apt.log" 2>&1 ||
+	{ apt-get update -q >/dev/null 2>&1 &&
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "$2" >"$tmp/apt.log" 2>&1; }
+	command -v "$1" >/dev/null 2>&1
+}
+have_dh_dkms() {
+	[ -e /usr/share/perl5/Debian/Debhelper/Sequence/dkms.pm ] && return 0
+	need dh_dkms dh-dkms
+}
+
+version=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)".*/\1/p' dkms.conf)
+
+# ---- version -------------------------------------------------------------
+scripts/check-version.sh >"$tmp/version.log" 2>&1
+rc=$?
+tally <"$tmp/version.log"
+[ $rc = 0 ] || [ "$nfail" != 0 ] || fail "version" "check-version.sh exit $rc"
+
+# ---- dkms.conf -------------------------------------------------------------
+conf_get() { # conf_get KVER VAR [allow-untested] : value after sourcing
+	bash -c 'kernelver=$1 kernel_source_dir=/lib/modules/$1/build arch=x86_64
+		 if [ -n "$3" ]; then
+			 # simulate /etc/srpt-dkms/allow-untested-kernels
+			 eval "$(sed "s,/etc/srpt-dkms/allow-untested-kernels,/,g" dkms.conf)"
+		 else
+			 . ./dkms.conf
+		 fi
+		 eval "echo \"\${$2}\""' _ "$1" "$2" "${3:-}"
+}
+c() { conf_get 6.1.0-57-amd64 "$1"; }
+[ "$(c PACKAGE_NAME)" = srpt-dkms ] && [ "$(c 'BUILT_MODULE_NAME[0]')" = ib_srpt ] &&
+[ "$(c 'DEST_MODULE_LOCATION[0]')" = /updates/dkms ] &&
+[ "$(c AUTOINSTALL)" = yes ] && [ "$(c NO_WEAK_MODULES)" = yes ] &&
+	pass "dkms.conf: name, module, updates/dkms, AUTOINSTALL, NO_WEAK_MODULES" ||
+	fail "dkms.conf: name, module, updates/dkms, AUTOINSTALL, NO_WEAK_MODULES"
+bec=$(c BUILD_EXCLUSIVE_CONFIG)
+ok=1
+for o in CONFIG_INFINIBAND CONFIG_INFINIBAND_ADDR_TRANS CONFIG_TARGET_CORE; do
+	case " $bec " in *" $o "*) ;; *) ok=0 ;; esac
+done
+[ $ok = 1 ] && pass "dkms.conf: BUILD_EXCLUSIVE_CONFIG needs RDMA and LIO" ||
+	fail "dkms.conf: BUILD_EXCLUSIVE_CONFIG needs RDMA and LIO" "'$bec'"
+case $(c 'MAKE[0]') in
+*KVER=6.1.0-57-amd64*KDIR=/lib/modules/6.1.0-57-amd64/build*)
+	pass "dkms.conf: MAKE passes the target kernel" ;;
+*)	fail "dkms.conf: MAKE passes the target kernel" "$(c 'MAKE[0]')" ;;
+esac
+if grep -Eq '^[[:space:]]*(CLEAN|BUILD_DEPENDS|REMAKE_INITRD)=' dkms.conf; then
+	fail "dkms.conf: no CLEAN, BUILD_DEPENDS or REMAKE_INITRD"
+else
+	pass "dkms.conf: no CLEAN, BUILD_DEPENDS or REMAKE_INITRD"
+fi
+# kernel lines: expected y(es)/n(o), default and with the override file
+kmatch() { # kmatch KVER [allow] -> y/n
+	local re
+	re=$(conf_get "$1" BUILD_EXCLUSIVE_KERNEL "${2:-}")
+	bash -c '[[ $1 =~ $2 ]]' _ "$1" "$re" && echo y || echo n
+}
+ok=1 bad=
+for t in 4.19.0-27-amd64:n:n 5.4.0-1-generic:n:n 5.10.0-35-amd64:y:y \
+	 5.15.0-126-generic:y:y 6.1.0-57-amd64:y:y 6.1.0-57-cloud-amd64:y:y \
+	 6.12.117+deb12-amd64:y:y 6.8.0-49-generic:y:y \
+	 7.2.1+deb14-amd64:y:y 7.3.4+deb13-amd64:y:y 7.4.0-1-amd64:n:y \
+	 8.0.0-1-amd64:n:y 10.1.0-1-amd64:n:y; do
+	k=${t%%:*} r=${t#*:}
+	got=$(kmatch "$k"):$(kmatch "$k" allow)
+	[ "$got" = "$r" ] || { ok=0 bad="$bad $k=$got(want $r)"; }
+done
+[ $ok = 1 ] && pass "dkms.conf: BUILD_EXCLUSIVE_KERNEL builds 5.10..7.3 (newer only with the override)" ||
+	fail "dkms.conf: BUILD_EXCLUSIVE_KERNEL builds 5.10..7.3 (newer only with the override)" "$bad"
+
+# ---- man pages -------------------------------------------------------------
+render_clean() { # render_clean FILE : no groff/man warnings
+	local w
+	w=$( { groff -man -ww -z "$1"; \
+	       LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z \
+		"$1" >/dev/null; } 2>&1)
+	[ -z "$w" ] || { echo "$w" | head -n 5 >&2; return 1; }
+}
+if need groff groff-base && need man man-db; then
+	render_clean man/ib_srpt.4 && pass "man4: ib_srpt.4 renders without warnings" ||
+		fail "man4: ib_srpt.4 renders without warnings"
+	grep -q "srpt-dkms $version" man/ib_srpt.4 &&
+		pass "man4: ib_srpt.4 names version $version" ||
+		fail "man4: ib_srpt.4 names version $version"
+	# every module parameter and configfs attribute of the code is documented
+	params=$(grep -ho 'module_param[a-z_]*([a-z_0-9]*' src/*.c | sed 's/.*(//' | sort -u)
+	attrs=$( { grep -ho 'CONFIGFS_ATTR[_A-Z]*([a-z_]*, *[a-z_0-9]*' src/*.c |
+		   sed 's/.*, *//'; grep -ho '^SRPT_TPG_ATTRIB([a-z_0-9]*' src/*.c |
+		   sed 's/.*(//'; } | sort -u)
+	missing=
+	for w in $params $attrs; do
+		grep -q "$w" man/ib_srpt.4 || missing="$missing $w"
+	done
+	if [ -z "$params" ]; then
+		fail "man4: documents every module parameter and attribute" "none found in src/"
+	elif [ -z "$missing" ]; then
+		pass "man4: documents every module parameter and attribute ($(echo $params $attrs | wc -w))"
+	else
+		fail "man4: documents every module parameter and attribute" "missing:$missing"
+	fi
+
+	if scripts/gen-man9.sh --strict "$tmp/man9" >"$tmp/man9.log" 2>&1; then
+		pass "man9: kernel-doc generates pages without warnings ($(ls "$tmp/man9" | wc -l) pages)"
+	else
+		fail "man9: kernel-doc generates pages without warnings" \
+		     "$(grep -v '^gen-man9' "$tmp/man9.log" | head -n 5 | tr '\n' ' ')"
+	fi
+	for f in srpt_lookup_port srpt_port_get_ref srpt_port_put_ref; do
+		[ -s "$tmp/man9/$f.9" ] && pass "man9: $f(9) generated" ||
+			fail "man9: $f(9) generated"
+	done
+	bad=
+	for f in "$tmp"/man9/*.9; do
+		[ -e "$f" ] || continue
+		render_clean "$f" 2>/dev/null || bad="$bad $(basename "$f")"
+	done
+	[ -z "$bad" ] && pass "man9: every page renders without warnings" ||
+		fail "man9: every page renders without warnings" "$bad"
+else
+	skip "man pages" "groff/man not available"
+fi
+
+# ---- Debian package ----------------------------------------------------------
+# a copy of the tree (no git, no build products), so that nothing is built in
+# the shared work tree
+copy_tree() { # copy_tree DEST
+	mkdir -p "$1"
+	tar -C "$top" --exclude=.git --exclude=./build --exclude='*.o' \
+		--exclude='*.ko' --exclude='*.ko.xz' --exclude='.*.cmd' \
+		--exclude=./src/generated --exclude='./debian/srpt-dkms' \
+		--exclude='./debian/.debhelper' -cf - . | tar -C "$1" -xf -
+}
+build_deb() { # build_deb SRCDIR LOG : .deb in SRCDIR/..
+	(cd "$1" && dpkg-buildpackage -us -uc -b >"$2" 2>&1)
+}
+deb=$out/${PKG:-srpt-dkms}_${version}_all.deb
+newver=$version.1
+newdeb=$out/srpt-dkms_${newver}_all.deb
+if need dpkg-buildpackage dpkg-dev && need dh debhelper && have_dh_dkms &&
+   need fakeroot fakeroot; then
+	copy_tree "$tmp/deb/srpt-dkms"
+	if build_deb "$tmp/deb/srpt-dkms" "$tmp/deb.log"; then
+		cp "$tmp"/deb/*.deb "$out/"
+		pass "deb: dpkg-buildpackage -us -uc -b"
+	else
+		fail "deb: dpkg-buildpackage -us -uc -b" "$(tail -n 5 "$tmp/deb.log" | tr '\n' ' ')"
+	fi
+else
+	skip "deb" "debhelper, dh-dkms or dpkg-dev not available"
+fi
+if [ -f "$deb" ]; then
+	c=$(dpkg-deb -c "$deb" | awk '{print $6}')
+	missing=
+	for f in ./usr/src/srpt-dkms-$version/dkms.conf \
+		 ./usr/src/srpt-dkms-$version/Makefile \
+		 ./usr/src/srpt-dkms-$version/src/Kbuild \
+		 ./usr/src/srpt-dkms-$version/src/main.c \
+		 ./usr/src/srpt-dkms-$version/include/srpt.h \
+		 ./usr/src/srpt-dkms-$version/scripts/compat-probes.sh \
+		 ./usr/share/man/man4/ib_srpt.4.gz \
+		 ./usr/share/man/man9/srpt_lookup_port.9.gz \
+		 ./usr/share/man/man9/srpt_port_get_ref.9.gz \
+		 ./usr/share/man/man9/srpt_port_put_ref.9.gz \
+		 ./usr/share/doc/srpt-dkms/README.md; do
+		printf '%s\n' "$c" | grep -qxF -e "$f" -e "$f.gz" ||
+			missing="$missing $f"
+	done
+	[ -z "$missing" ] && pass "deb: contents (sources, man4, man9, README)" ||
+		fail "deb: contents (sources, man4, man9, README)" "missing:$missing"
+	junk=$(printf '%s\n' "$c" | grep -E '\.(o|ko|cmd)$|/generated/|/tests/|/debian/' | head -n 3)
+	[ -z "$junk" ] && pass "deb: no build products or tests in /usr/src" ||
+		fail "deb: no build products or tests in /usr/src" "$junk"
+	[ "$(dpkg-deb -f "$deb" Architecture)" = all ] &&
+	dpkg-deb -f "$deb" Depends | grep -q 'dkms (>= 3' &&
+		pass "deb: Architecture all, Depends dkms (>= 3.0.3)" ||
+		fail "deb: Architecture all, Depends dkms (>= 3.0.3)" \
+		     "$(dpkg-deb -f "$deb" Architecture Depends | tr '\n' ' ')"
+	if need lintian lintian; then
+		chg=$(ls "$tmp"/deb/*.changes | head -n 1)
+		lintian --fail-on error,warning "$chg" >"$tmp/lintian.log" 2>&1
+		rc=$?
+		ew=$(grep -E '^[EW]: ' "$tmp/lintian.log")
+		if [ $rc = 0 ] && [ -z "$ew" ]; then
+			pass "deb: lintian reports no errors or warnings"
+		else
+			fail "deb: lintian reports no errors or warnings" "$(echo "$ew" | head -n 5 | tr '\n' ' ')"
+		fi
+	else
+		skip "deb: lintian" "lintian not available"
+	fi
+fi
+
+# ---- RPM -------------------------------------------------------------------
+if need rpmbuild rpm; then
+	r=$tmp/rpm
+	mkdir -p "$r/SOURCES"
+	copy_tree "$r/src"
+	tar -C "$r/src" --transform "s,^\\.,srpt-dkms-$version," \
+		-czf "$r/SOURCES/srpt-dkms-$version.tar.gz" .
+	# --nodeps: BuildRequires (kernel-devel, perl) are RPM names; here the
+	# kernel-doc of Debian's linux-kbuild is used
+	if rpmbuild -bb --nodeps --define "_topdir $r" rpm/srpt-dkms.spec \
+		>"$tmp/rpm.log" 2>&1; then
+		pass "rpm: rpmbuild -bb"
+	else
+		fail "rpm: rpmbuild -bb" "$(grep -E 'error|Error' "$tmp/rpm.log" | head -n 3 | tr '\n' ' ')"
+	fi
+	rpmf=$(ls "$r"/RPMS/noarch/srpt-dkms-"$version"-*.noarch.rpm 2>/dev/null | head -n 1)
+	if [ -n "$rpmf" ]; then
+		cp "$rpmf" "$out/"
+		pass "rpm: noarch package $(basename "$rpmf")"
+		fl=$(rpm -qpl "$rpmf" 2>/dev/null)
+		missing=
+		for f in /usr/src/srpt-dkms-$version/dkms.conf \
+			 /usr/src/srpt-dkms-$version/Makefile \
+			 /usr/src/srpt-dkms-$version/src/Kbuild \
+			 /usr/src/srpt-dkms-$version/scripts/compat-probes.sh \
+			 /usr/src/srpt-dkms-$version/include/srpt.h; do
+			printf '%s\n' "$fl" | grep -qxF "$f" || missing="$missing $f"
+		done
+		for f in /usr/share/man/man4/ib_srpt.4 /usr/share/man/man9/srpt_lookup_port.9 \
+			 /usr/share/man/man9/srpt_port_put_ref.9; do
+			printf '%s\n' "$fl" | grep -q "^$f" || missing="$missing $f"
+		done
+		[ -z "$missing" ] && pass "rpm: file list (sources, man4, man9)" ||
+			fail "rpm: file list (sources, man4, man9)" "missing:$missing"
+		other=$(printf '%s\n' "$fl" | grep -Ev '^/usr/(src/srpt-dkms-|share/man/man[49]/|share/doc/|share/licenses/)')
+		[ -z "$other" ] && pass "rpm: nothing outside /usr/src and /usr/share" ||
+			fail "rpm: nothing outside /usr/src and /usr/share" "$(echo "$other" | head -n 3)"
+		s=$(rpm -qp --scripts "$rpmf" 2>/dev/null)
+		post=$(printf '%s\n' "$s" | sed -n '/^postinstall scriptlet/,/^[a-z]* *scriptlet/p')
+		preun=$(printf '%s\n' "$s" | sed -n '/^preuninstall scriptlet/,$p')
+		if printf '%s\n' "$post" | grep -q "dkms add -m srpt-dkms -v $version --rpm_safe_upgrade" &&
+		   printf '%s\n' "$post" | grep -q "dkms build -m srpt-dkms -v $version" &&
+		   printf '%s\n' "$post" | grep -q "dkms install -m srpt-dkms -v $version" &&
+		   printf '%s\n' "$preun" | grep -q "dkms remove -m srpt-dkms -v $version --all --rpm_safe_upgrade"; then
+			pass "rpm: scriptlets dkms add/build/install, remove --all"
+		else
+			fail "rpm: scriptlets dkms add/build/install, remove --all" "$(echo "$s" | tr '\n' ' ')"
+		fi
+		req=$(rpm -qp --requires "$rpmf" 2>/dev/null)
+		printf '%s\n' "$req" | grep -q '^dkms' &&
+			pass "rpm: Requires dkms" || fail "rpm: Requires dkms" "$req"
+	else
+		fail "rpm: noarch package"
+	fi
+else
+	skip "rpm" "rpmbuild not available"
+fi
+
+# ---- DKMS lifecycle in a chroot ----------------------------------------------
+if [ -n "${SRPT_PKG_SKIP_DKMS:-}" ]; then
+	skip "dkms lifecycle" "SRPT_PKG_SKIP_DKMS set"
+elif [ "$(id -u)" != 0 ]; then
+	skip "dkms lifecycle" "needs root (chroot, mounts)"
+elif [ ! -f "$deb" ]; then
+	fail "dkms lifecycle" "no .deb was built"
+elif ! need mmdebstrap mmdebstrap; then
+	skip "dkms lifecycle" "mmdebstrap not available"
+else
+	# the same tree as version <version>.1, to test an upgrade
+	copy_tree "$tmp/deb2/srpt-dkms"
+	d=$tmp/deb2/srpt-dkms
+	sed -i "s/^PACKAGE_VERSION=\"$version\"/PACKAGE_VERSION=\"$newver\"/" "$d/dkms.conf"
+	{ printf 'srpt-dkms (%s) unstable; urgency=medium\n\n  * Test upgrade.\n\n' "$newver"
+	  printf ' -- srpt-dkms tests <srpt-dkms@example.org>  %s\n\n' "$(date -R)"
+	  cat "$d/debian/changelog"; } >"$d/debian/changelog.new"
+	mv "$d/debian/changelog.new" "$d/debian/changelog"
+	if build_deb "$d" "$tmp/deb2.log" && cp "$tmp"/deb2/*.deb "$out/"; then
+		nf=$nfail
+		tests/pkg/dkms-lifecycle.sh "$deb" "$newdeb" >"$tmp/dkms.log" 2>&1
+		rc=$?
+		tally < <(grep -E '^(PASS|FAIL|SKIP|note)' "$tmp/dkms.log")
+		[ $rc = 0 ] || [ "$nfail" != "$nf" ] ||
+			fail "dkms lifecycle" "exit $rc: $(tail -n 3 "$tmp/dkms.log" | tr '\n' ' ')"
+	else
+		fail "dkms lifecycle: build the $newver package" "$(tail -n 3 "$tmp/deb2.log")"
+	fi
+fi
+
+echo "pkg: $npass passed, $nfail failed, $nskip skipped"
+[ "$nfail" = 0 ]
