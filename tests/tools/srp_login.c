@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * srp_login - a minimal SRP initiator over RDMA CM that sends one crafted
+ * SRP_LOGIN_REQ (56-byte RDMA CM private data) and reports the answer.
+ *
+ *   srp_login -a ADDR [-p PORT] -g SERVICE_GUID [options]
+ *     -t HEX32   target port ID (default: SERVICE_GUID twice)
+ *     -i HEX32   initiator port ID (default: 0...01)
+ *     -l LEN     req_it_iu_len (default 8260)
+ *     -f FLAGS   req_flags (default 0: single channel, no immediate data)
+ *     -o OFF     imm_data_offset (default 0)
+ *     -H MS      after a successful login stay connected up to MS ms and
+ *                report whether the target disconnected
+ *     -T MS      timeout for each CM step (default 5000)
+ *
+ * Output (stdout, one key=value per line): result=accepted|rejected|error,
+ * then for accepted: req_lim_delta, max_it_iu_len, max_ti_iu_len, buf_fmt,
+ * rsp_flags; for rejected: cm_status and, if an SRP_LOGIN_REJ came back,
+ * reason; with -H: disconnected=0|1. Exit status 0 if the CM exchange
+ * completed (accepted or rejected), 1 otherwise.
+ */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <rdma/rdma_cma.h>
+
+struct login_req_rdma {
+	uint64_t tag;
+	uint16_t req_buf_fmt;
+	uint8_t req_flags;
+	uint8_t opcode;
+	uint32_t req_it_iu_len;
+	uint8_t initiator_port_id[16];
+	uint8_t target_port_id[16];
+	uint16_t imm_data_offset;
+	uint8_t reserved[6];
+};
+
+static int timeout_ms = 5000;
+
+static int parse_hex(const char *s, uint8_t *out, int len)
+{
+	int i, n = strlen(s);
+
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		n -= 2;
+	}
+	if (n != 2 * len)
+		return -1;
+	for (i = 0; i < len; i++) {
+		unsigned int v;
+
+		if (sscanf(s + 2 * i, "%2x", &v) != 1)
+			return -1;
+		out[i] = v;
+	}
+	return 0;
+}
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+/* Wait for the next CM event; returns NULL on timeout. */
+static struct rdma_cm_event *next_event(struct rdma_event_channel *ec,
+					int ms)
+{
+	struct pollfd pfd = { .fd = ec->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+
+	if (poll(&pfd, 1, ms) <= 0)
+		return NULL;
+	if (rdma_get_cm_event(ec, &ev))
+		return NULL;
+	return ev;
+}
+
+static int expect(struct rdma_event_channel *ec, enum rdma_cm_event_type t)
+{
+	struct rdma_cm_event *ev = next_event(ec, timeout_ms);
+	int ok;
+
+	if (!ev) {
+		fprintf(stderr, "timeout waiting for %s\n", rdma_event_str(t));
+		return -1;
+	}
+	ok = ev->event == t;
+	if (!ok)
+		fprintf(stderr, "got %s (status %d), expected %s\n",
+			rdma_event_str(ev->event), ev->status,
+			rdma_event_str(t));
+	rdma_ack_cm_event(ev);
+	return ok ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *addr = NULL, *port = "5555";
+	struct login_req_rdma req;
+	uint8_t guid[8] = { 0 };
+	int have_guid = 0, have_tpid = 0, hold_ms = 0, opt, rc = 1;
+	unsigned long it_iu_len = 8260, flags = 0, imm_off = 0;
+	struct rdma_event_channel *ec;
+	struct rdma_cm_id *id;
+	struct rdma_conn_param param;
+	struct ibv_qp_init_attr qpa;
+	struct rdma_cm_event *ev;
+	struct addrinfo *ai;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+
+	memset(&req, 0, sizeof(req));
+	req.initiator_port_id[15] = 1;
+	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:")) != -1) {
+		switch (opt) {
+		case 'a':
+			addr = optarg;
+			break;
+		case 'p':
+			port = optarg;
+			break;
+		case 'g':
+			if (parse_hex(optarg, guid, 8))
+				goto usage;
+			have_guid = 1;
+			break;
+		case 't':
+			if (parse_hex(optarg, req.target_port_id, 16))
+				goto usage;
+			have_tpid = 1;
+			break;
+		case 'i':
+			if (parse_hex(optarg, req.initiator_port_id, 16))
+				goto usage;
+			break;
+		case 'l':
+			it_iu_len = strtoul(optarg, NULL, 0);
+			break;
+		case 'f':
+			flags = strtoul(optarg, NULL, 0);
+			break;
+		case 'o':
+			imm_off = strtoul(optarg, NULL, 0);
+			break;
+		case 'H':
+			hold_ms = atoi(optarg);
+			break;
+		case 'T':
+			timeout_ms = atoi(optarg);
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (!addr || (!have_guid && !have_tpid))
+		goto usage;
+	if (!have_tpid) {
+		memcpy(req.target_port_id, guid, 8);
+		memcpy(req.target_port_id + 8, guid, 8);
+	}
+	req.opcode = 0;
+	req.tag = htobe64(0x5352504c4f47494eULL);
+	req.req_it_iu_len = htobe32(it_iu_len);
+	req.req_buf_fmt = htobe16(0x6);
+	req.req_flags = flags;
+	req.imm_data_offset = htobe16(imm_off);
+
+	if (getaddrinfo(addr, port, NULL, &ai)) {
+		fprintf(stderr, "cannot resolve %s:%s\n", addr, port);
+		return 1;
+	}
+	ec = rdma_create_event_channel();
+	if (!ec || rdma_create_id(ec, &id, NULL, RDMA_PS_TCP)) {
+		perror("rdma_create_id");
+		return 1;
+	}
+	if (rdma_resolve_addr(id, NULL, ai->ai_addr, timeout_ms) ||
+	    expect(ec, RDMA_CM_EVENT_ADDR_RESOLVED) ||
+	    rdma_resolve_route(id, timeout_ms) ||
+	    expect(ec, RDMA_CM_EVENT_ROUTE_RESOLVED)) {
+		printf("result=error\n");
+		return 1;
+	}
+	pd = ibv_alloc_pd(id->verbs);
+	cq = pd ? ibv_create_cq(id->verbs, 16, NULL, NULL, 0) : NULL;
+	memset(&qpa, 0, sizeof(qpa));
+	qpa.send_cq = cq;
+	qpa.recv_cq = cq;
+	qpa.qp_type = IBV_QPT_RC;
+	qpa.cap.max_send_wr = 8;
+	qpa.cap.max_recv_wr = 8;
+	qpa.cap.max_send_sge = 1;
+	qpa.cap.max_recv_sge = 1;
+	if (!cq || rdma_create_qp(id, pd, &qpa)) {
+		perror("rdma_create_qp");
+		printf("result=error\n");
+		return 1;
+	}
+
+	memset(&param, 0, sizeof(param));
+	param.private_data = &req;
+	param.private_data_len = sizeof(req);
+	param.responder_resources = 4;
+	param.initiator_depth = 4;
+	param.retry_count = 7;
+	param.rnr_retry_count = 7;
+	if (rdma_connect(id, &param)) {
+		perror("rdma_connect");
+		printf("result=error\n");
+		return 1;
+	}
+	ev = next_event(ec, timeout_ms);
+	if (!ev) {
+		printf("result=error\n");
+		fprintf(stderr, "no answer to the login\n");
+		return 1;
+	}
+	if (ev->event == RDMA_CM_EVENT_ESTABLISHED &&
+	    ev->param.conn.private_data_len >= 27) {
+		const uint8_t *p = ev->param.conn.private_data;
+
+		printf("result=accepted\n");
+		printf("opcode=0x%02x\n", p[0]);
+		printf("req_lim_delta=%u\n", get_be32(p + 4));
+		printf("tag_ok=%d\n", memcmp(p + 8, &req.tag, 8) == 0);
+		printf("max_it_iu_len=%u\n", get_be32(p + 16));
+		printf("max_ti_iu_len=%u\n", get_be32(p + 20));
+		printf("buf_fmt=0x%x\n", p[24] << 8 | p[25]);
+		printf("rsp_flags=0x%x\n", p[26]);
+		rc = 0;
+	} else if (ev->event == RDMA_CM_EVENT_REJECTED) {
+		const uint8_t *p = ev->param.conn.private_data;
+
+		printf("result=rejected\n");
+		printf("cm_status=%d\n", ev->status);
+		if (p && ev->param.conn.private_data_len >= 8 && p[0] == 0xc2)
+			printf("reason=0x%08x\n", get_be32(p + 4));
+		rc = 0;
+	} else {
+		printf("result=error\n");
+		fprintf(stderr, "unexpected event %s (status %d)\n",
+			rdma_event_str(ev->event), ev->status);
+	}
+	int accepted = ev->event == RDMA_CM_EVENT_ESTABLISHED;
+
+	rdma_ack_cm_event(ev);
+	if (accepted) {
+		int disconnected = 0;
+
+		if (hold_ms) {
+			ev = next_event(ec, hold_ms);
+			if (ev) {
+				disconnected =
+					ev->event == RDMA_CM_EVENT_DISCONNECTED;
+				rdma_ack_cm_event(ev);
+			}
+			printf("disconnected=%d\n", disconnected);
+		}
+		rdma_disconnect(id);
+		if (!disconnected) {
+			ev = next_event(ec, timeout_ms);
+			if (ev)
+				rdma_ack_cm_event(ev);
+		}
+	}
+	rdma_destroy_qp(id);
+	ibv_destroy_cq(cq);
+	ibv_dealloc_pd(pd);
+	rdma_destroy_id(id);
+	rdma_destroy_event_channel(ec);
+	freeaddrinfo(ai);
+	return rc;
+
+usage:
+	fprintf(stderr,
+		"usage: %s -a ADDR [-p PORT] -g GUID [-t HEX32] [-i HEX32] [-l LEN] [-f FLAGS] [-o OFF] [-H MS] [-T MS]\n",
+		argv[0]);
+	return 2;
+}

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+# 201-multichannel: ib_srp logins with ch_count=1, 2 and 4 create that many
+# channels of one I_T nexus (SRP_MULTICHAN_SINGLE for the first, MULTI for
+# the others); a new login with the single-channel action terminates the
+# earlier channels of the same nexus and says so in rsp_flags
+# (srpt-spec.md 4.3 step 12), checked with /tools/srp_login.
+# vmtest-timeout: 240
+
+SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
+SG=${SG#0x}
+IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
+IPID=0000000000000000$IID
+
+# srp_login ARGS...: run the userspace initiator, set its key=value output
+srp_login() {
+	unset result reason rsp_flags disconnected max_ti_iu_len req_lim_delta
+	_o=$(/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" "$@" 2>/tmp/srp_login.err)
+	eval "$(echo "$_o" | grep '^[a-z_]*=[0-9a-z]*$')"
+}
+
+count_since() { dmesg_since | grep -c "$1"; }
+
+if ! setup_target; then
+	teardown_target
+	exit 0
+fi
+
+for n in 1 2 4; do
+	dmesg_mark
+	if login "ch_count=$n"; then
+		got=$(count_since 'Accepted login of')
+		[ "$got" -eq "$n" ] && pass "ch_count_$n" "$got channels" ||
+			fail "ch_count_$n" "$got channels accepted, expected $n"
+		check "io_ch_count_$n" dd if="$DISK" of=/dev/null bs=64k count=64
+		logout_all || fail "logout_$n" "remote port still present"
+		if wait_for 30 sh -c "[ \$(dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -c 'channel released') -ge $n ]"; then
+			pass "released_$n"
+		else
+			fail "released_$n" "$(count_since 'channel released') of $n released"
+		fi
+	else
+		fail "ch_count_$n" "$ERR"
+	fi
+done
+
+if [ -x /tools/srp_login ]; then
+	dmesg_mark
+	# First channel of a nexus, held open; then a MULTI login keeps it,
+	# then a SINGLE login of the same nexus terminates both.
+	/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" -H 15000 \
+		> /tmp/first.out 2>&1 &
+	FIRST=$!
+	wait_for 10 grep -q '^result=' /tmp/first.out
+	grep -q '^result=accepted' /tmp/first.out && pass first_login ||
+		fail first_login "$(cat /tmp/first.out)"
+	srp_login -i "$IPID" -f 1 -H 300
+	[ "$result" = accepted ] && [ $((rsp_flags & 3)) -eq 2 ] &&
+		pass multi_maintained "rsp_flags=$rsp_flags" ||
+		fail multi_maintained "result=$result rsp_flags=$rsp_flags"
+	srp_login -i "$IPID" -f 0 -H 300
+	[ "$result" = accepted ] && [ $((rsp_flags & 3)) -eq 1 ] &&
+		pass single_terminated "rsp_flags=$rsp_flags" ||
+		fail single_terminated "result=$result rsp_flags=$rsp_flags"
+	wait $FIRST
+	grep -q '^disconnected=1' /tmp/first.out && pass first_disconnected ||
+		fail first_disconnected "$(tr '\n' ' ' < /tmp/first.out)"
+	count_since 'relogin - closed existing channel' | grep -q '^[1-9]' &&
+		pass relogin_logged || fail relogin_logged "no relogin message"
+	# A different nexus (other initiator port ID) is not affected.
+	srp_login -i "0x00000000000000010000000000000002" -f 0
+	info "other nexus login: result=$result reason=$reason"
+else
+	skip single_terminated "/tools/srp_login missing"
+fi
+
+teardown_target || fail teardown "could not remove the configuration"
+[ "$(module_refcnt)" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt $(module_refcnt)"

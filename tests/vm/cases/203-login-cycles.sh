@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+# 203-login-cycles: 50 login/logout cycles of ib_srp over RDMA CM; the
+# module reference count and our slab caches (srpt-* in /proc/slabinfo)
+# are back where they started, every channel was released, and
+# rmmod ib_srpt works afterwards.
+# vmtest-timeout: 600
+
+CYCLES=${CYCLES:-50}
+
+slab_srpt() { grep '^srpt' /proc/slabinfo 2>/dev/null | awk '{print $1, $2}' | sort; }
+
+if ! setup_target; then
+	teardown_target
+	exit 0
+fi
+ref0=$(module_refcnt)
+slab0=$(slab_srpt)
+dmesg_mark
+ok=0 accepted=0
+i=0
+while [ $i -lt "$CYCLES" ]; do
+	i=$((i + 1))
+	if ! login; then
+		fail "cycle_$i" "login: $ERR"
+		break
+	fi
+	if ! logout_all; then
+		fail "cycle_$i" "logout timed out"
+		break
+	fi
+	ok=$((ok + 1))
+done
+[ $ok -eq "$CYCLES" ] && pass cycles "$ok login/logout cycles"
+accepted=$(dmesg_since | grep -c 'Accepted login of')
+if wait_for 60 sh -c "[ \$(dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -c 'channel released') -ge $accepted ]"; then
+	pass all_released "$accepted channels"
+else
+	fail all_released "$(dmesg_since | grep -c 'channel released') of $accepted released"
+fi
+ref1=$(module_refcnt)
+slab1=$(slab_srpt)
+[ "$ref0" = "$ref1" ] && pass refcnt_stable "$ref1" || fail refcnt_stable "$ref0 -> $ref1"
+if [ "$slab0" = "$slab1" ]; then
+	pass slab_stable "$(echo "$slab1" | tr '\n' ' ')"
+else
+	fail slab_stable "before: $(echo "$slab0" | tr '\n' ' ') after: $(echo "$slab1" | tr '\n' ' ')"
+fi
+teardown_target || fail teardown "could not remove the configuration"
+[ "$(module_refcnt)" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt $(module_refcnt)"
+if srpt_reload; then pass rmmod_reload; else fail rmmod_reload "$ERR"; fi
