@@ -15,8 +15,8 @@ if login; then
 	n=$(dmesg_since | grep -c 'Accepted login of')
 	[ "$n" -ge 1 ] && pass accepted_logged "$n channel(s)" ||
 		fail accepted_logged "no 'Accepted login' message"
-	# ib_srp requests immediate data at offset 80.
-	if dmesg_since | grep 'Accepted login of' | grep -q 'imm_data_offset 80'; then
+	# ib_srp requests immediate data (offset 68 on these kernels).
+	if dmesg_since | grep 'Accepted login of' | grep -q 'imm_data_offset [1-9].*flags 0x8'; then
 		pass immediate_data
 	else
 		fail immediate_data "$(dmesg_since | grep 'Accepted login of' | head -n 1)"
