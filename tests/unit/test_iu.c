@@ -269,14 +269,15 @@ static int parse_imm(u32 byte_len, u32 buf_size, u32 imm_off, u32 shift,
 {
 	u32 lead = (SRPT_IMM_DATA_ALIGN - imm_off % SRPT_IMM_DATA_ALIGN) %
 		   SRPT_IMM_DATA_ALIGN + shift;
-	u32 total = lead + byte_len;
-	u8 *block = aligned_alloc(SRPT_IMM_DATA_ALIGN,
-				  (total + SRPT_IMM_DATA_ALIGN - 1) /
-				  SRPT_IMM_DATA_ALIGN * SRPT_IMM_DATA_ALIGN);
+	void *block;
 	int ret;
 
-	memcpy(block + lead, scratch, byte_len);
-	ret = srpt_iu_parse_cmd(block + lead, byte_len, buf_size, imm_off, d);
+	/* exactly lead + byte_len bytes: over-reads are reported */
+	if (posix_memalign(&block, SRPT_IMM_DATA_ALIGN, lead + byte_len))
+		return -ENOMEM;
+	memcpy((u8 *)block + lead, scratch, byte_len);
+	ret = srpt_iu_parse_cmd((u8 *)block + lead, byte_len, buf_size,
+				imm_off, d);
 	free(block);
 	return ret;
 }

@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+# 300-io-integrity: data integrity through the I/O path (srpt-spec.md 5).
+# fio with verify=crc32c, O_DIRECT, block sizes 512 B to 1 MiB, sequential,
+# random and mixed, QD 1 and 32, on two LUNs with different backstores
+# (rd_mcp and fileio), in three configurations:
+#   A  defaults: per-channel receive rings, ib_srp immediate data on
+#   B  use_srq=1 (shared receive queue; immediate data not negotiated)
+#   C  immediate data off and ib_srp never_register=1 cmd_sg_entries=2
+#      indirect_sg_entries=256, which forces indirect descriptor tables
+# About 300 MiB are written and verified in total.
+# vmtest-timeout: 600
+
+FIO_COMMON="--direct=1 --ioengine=libaio --verify=crc32c --do_verify=1
+ --verify_fatal=1 --randrepeat=0 --group_reporting"
+
+# fio_verify NAME DEV RW BS QD SIZE [extra fio args]: write then verify.
+fio_verify() {
+	_fn=$1 _dev=$2 _rw=$3 _bs=$4 _qd=$5 _sz=$6
+	shift 6
+	_t0=$(date +%s)
+	# shellcheck disable=SC2086
+	if _out=$(fio --name="$_fn" --filename="$_dev" --rw="$_rw" --bs="$_bs" \
+		--iodepth="$_qd" --size="$_sz" $FIO_COMMON "$@" 2>&1); then
+		case $_out in
+		*"verify: bad"* | *"err= "[1-9]* | *"Input/output error"*)
+			fail "$_fn" "$(echo "$_out" | grep -m3 -i 'err\|bad')" ;;
+		*) pass "$_fn" "$_rw bs=$_bs qd=$_qd size=$_sz $(( $(date +%s) - _t0 ))s" ;;
+		esac
+	else
+		fail "$_fn" "fio failed: $(echo "$_out" | grep -v '^ *$' | tail -n 4 | tr '\n' ' ')"
+	fi
+}
+
+# mixed NAME DEV: random writes with verify while another job reads.
+fio_mixed() {
+	_fn=$1 _dev=$2
+	# shellcheck disable=SC2086
+	if _out=$(fio $FIO_COMMON --filename="$_dev" \
+		--name="$_fn-w" --rw=randwrite --bs=64k --iodepth=16 \
+		--offset=0 --size=24m \
+		--name="$_fn-r" --rw=randread --bs=4k --iodepth=16 \
+		--offset=32m --size=16m --verify=0 --do_verify=0 2>&1); then
+		case $_out in
+		*"verify: bad"* | *"err= "[1-9]*)
+			fail "$_fn" "$(echo "$_out" | grep -m3 -i 'err\|bad')" ;;
+		*) pass "$_fn" "randwrite 64k + randread 4k, qd 16 each" ;;
+		esac
+	else
+		fail "$_fn" "fio failed: $(echo "$_out" | tail -n 4 | tr '\n' ' ')"
+	fi
+}
+
+# add_fileio_lun: a second LUN on a fileio backstore, mapped in every ACL.
+add_fileio_lun() {
+	_dev=$T/core/fileio_0/vdisk1
+	mkdir -p "$_dev" &&
+		cfs_write "$_dev/control" "fd_dev_name=/tmp/vdisk1.img,fd_dev_size=$((64 * 1048576))" &&
+		cfs_write "$_dev/enable" 1 || { fail fileio_lun "backstore: $ERR"; return 1; }
+	mkdir "$TPG/lun/lun_1" && ln -s "$_dev" "$TPG/lun/lun_1/vdisk1" ||
+		{ fail fileio_lun "lun_1"; return 1; }
+	for _a in "$TPG"/acls/*; do
+		mkdir "$_a/lun_1" && ln -s "$TPG/lun/lun_1" "$_a/lun_1/map1" ||
+			{ fail fileio_lun "ACL ${_a##*/}"; return 1; }
+	done
+	SETUP_LUNS=2
+}
+
+# config NAME: set up the target (with $1 use_srq value), log in.
+start_config() {
+	_use_srq=$1
+	shift
+	setup_target --size 128 --no-enable || return 1
+	add_fileio_lun || return 1
+	if ! cfs_write "$TPG/attrib/use_srq" "$_use_srq"; then
+		fail "use_srq_$_use_srq" "$ERR"
+		return 1
+	fi
+	cfs_write "$TPG/enable" 1 || { fail enable "$ERR"; return 1; }
+	if ! login "$@"; then
+		fail login "$ERR"
+		return 1
+	fi
+	set -- $DISKS
+	LUN0=$1 LUN1=$2
+	[ -b "$LUN1" ] || { fail login "second LUN missing ($DISKS)"; return 1; }
+	return 0
+}
+
+reload_ib_srp() {
+	logout_all
+	rmmod ib_srp 2>/dev/null
+	modprobe ib_srp "$@" || { fail ib_srp "modprobe ib_srp $*"; return 1; }
+}
+
+# --- A: defaults -----------------------------------------------------------
+if start_config 0; then
+	fio_verify A-rand4k-qd32 "$LUN0" randwrite 4k 32 32m
+	fio_verify A-seq1m-qd32 "$LUN0" write 1m 32 64m
+	fio_verify A-rand512-qd1 "$LUN0" randwrite 512 1 1m
+	fio_verify A-rand64k-qd1 "$LUN0" randwrite 64k 1 8m
+	fio_verify A-range-qd32 "$LUN0" randwrite 4k 32 32m \
+		--bsrange=512-1m
+	fio_mixed A-mixed "$LUN0"
+	fio_verify A-fileio-4k-qd32 "$LUN1" randwrite 4k 32 16m
+	fio_verify A-fileio-1m-qd1 "$LUN1" write 1m 1 16m
+fi
+teardown_target || fail teardown "config A"
+
+# --- B: SRQ ----------------------------------------------------------------
+if start_config 1; then
+	fio_verify B-rand4k-qd32 "$LUN0" randwrite 4k 32 16m
+	fio_verify B-seq1m-qd32 "$LUN0" write 1m 32 32m
+	fio_verify B-rand512-qd1 "$LUN0" randwrite 512 1 1m
+	fio_mixed B-mixed "$LUN0"
+	fio_verify B-fileio-256k-qd32 "$LUN1" randwrite 256k 32 16m
+fi
+teardown_target || fail teardown "config B"
+
+# --- C: indirect descriptors, no immediate data -----------------------------
+if reload_ib_srp never_register=1 cmd_sg_entries=2 indirect_sg_entries=256 \
+	use_imm_data=0 && start_config 0; then
+	fio_verify C-rand4k-qd32 "$LUN0" randwrite 4k 32 16m
+	fio_verify C-seq1m-qd32 "$LUN0" write 1m 32 32m
+	fio_verify C-rand512-qd1 "$LUN0" randwrite 512 1 1m
+	fio_verify C-rand256k-qd32 "$LUN0" randwrite 256k 32 16m
+	fio_mixed C-mixed "$LUN0"
+	fio_verify C-fileio-1m-qd32 "$LUN1" write 1m 32 16m
+fi
+teardown_target || fail teardown "config C"
+reload_ib_srp || true
