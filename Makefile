@@ -72,7 +72,7 @@ ifneq ($(OFED_ARGS),)
 endif
 
 module: probes
-	$(KMAKE) modules
+	+$(KMAKE) modules
 
 install:
 	@if command -v dkms >/dev/null 2>&1; then \
@@ -96,7 +96,7 @@ install-dkms: kdir-check
 	dkms install "$(PACKAGE_NAME)/$(PACKAGE_VERSION)" -k "$(KVER)" --force
 
 install-kbuild: module
-	$(KMAKE) INSTALL_MOD_DIR=updates modules_install
+	+$(KMAKE) INSTALL_MOD_DIR=updates modules_install
 	depmod -a "$(KVER)"
 
 check:
@@ -109,7 +109,7 @@ lint:
 	@scripts/lint.sh
 
 clean:
-	@if [ -f "$(KDIR)/Makefile" ]; then $(KMAKE) clean; fi
+	+@if [ -f "$(KDIR)/Makefile" ]; then $(KMAKE) clean; fi
 	rm -rf "$(SRC)/generated"
 	cd "$(SRC)" && rm -f *.o *.ko *.mod *.mod.c .*.cmd modules.order \
 		Module.symvers
