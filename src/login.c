@@ -3,8 +3,9 @@
  * login.c - pure SRP login logic shared by the IB CM and RDMA CM paths.
  *
  * Parses login requests from CM private data, validates them, builds the
- * login response and reject IUs and maps CM events to channel actions. Built into the module and, with -DSRPT_USERSPACE,
- * into tests/unit/test_login.
+ * login response and reject IUs and maps CM events to channel actions.
+ * Built into the module and, with -DSRPT_USERSPACE, into
+ * tests/unit/test_login.
  */
 #include "srpt_login.h"
 

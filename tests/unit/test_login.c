@@ -267,10 +267,14 @@ static void test_states(void)
 	int a, b;
 	int bad = 0;
 
-	for (a = SRPT_CH_CONNECTING; a <= SRPT_CH_DISCONNECTED; a++)
-		for (b = SRPT_CH_CONNECTING; b <= SRPT_CH_DISCONNECTED; b++)
-			if (srpt_ch_state_may_advance(a, b) != (b > a))
+	for (a = SRPT_CH_CONNECTING; a <= SRPT_CH_DISCONNECTED; a++) {
+		for (b = SRPT_CH_CONNECTING; b <= SRPT_CH_DISCONNECTED; b++) {
+			bool up = b > a;
+
+			if (srpt_ch_state_may_advance(a, b) != up)
 				bad++;
+		}
+	}
 	CHECK_EQ(bad, 0);
 	/* skipping states is allowed (reject: CONNECTING -> DRAINING) */
 	CHECK(srpt_ch_state_may_advance(SRPT_CH_CONNECTING, SRPT_CH_DRAINING));
