@@ -6,8 +6,14 @@
  *
  * Locking and lifetime (srpt-spec.md 1.2-1.4, 1.10):
  *  - srpt_dev_lock (spinlock, innermost) protects srpt_dev_list, every
- *    srpt_device.removed flag, the guid_name/gid_name strings of every port
- *    and the guid_id/gid_id slots. Nothing under it sleeps.
+ *    srpt_device.removed flag and the guid_name/gid_name strings of every
+ *    port. Nothing under it sleeps; it is not taken from hard IRQ context.
+ *  - The guid_id/gid_id slots of a port are written under both
+ *    srpt_port.mutex and srpt_dev_lock and may be read under either. A
+ *    port_id found in a slot under srpt_port.mutex stays allocated until
+ *    that mutex is released (srpt_port_id_destroy() needs it), so login
+ *    code walks its TPG list (port_id->mutex, nested inside srpt_port.mutex)
+ *    safely.
  *  - srpt_device.refcnt: one reference for the ib_client binding (taken by
  *    srpt_sdev_alloc(), dropped by srpt_remove_one() with srpt_sdev_put())
  *    plus one per port reference (srpt_lookup_port(),
@@ -131,7 +137,7 @@ void srpt_sdev_put(struct srpt_device *sdev)
  *
  * Call it once the names of the ports are set (srpt_port_set_names()).
  *
- * Context: process or atomic context; takes srpt_dev_lock.
+ * Context: any context but hard IRQ; takes srpt_dev_lock.
  */
 void srpt_port_table_add(struct srpt_device *sdev)
 {
@@ -151,7 +157,7 @@ void srpt_port_table_add(struct srpt_device *sdev)
  * (configfs directories, channels) stay valid. Calling it again, or for a
  * device that was never added, only sets the flag.
  *
- * Context: process or atomic context; takes srpt_dev_lock.
+ * Context: any context but hard IRQ; takes srpt_dev_lock.
  */
 void srpt_port_table_del(struct srpt_device *sdev)
 {
@@ -201,11 +207,12 @@ static struct port_and_port_id __srpt_lookup_port(const char *name)
  *
  * Return: on a match, the port and a pointer to the matching slot
  * (&sport->guid_id or &sport->gid_id), with a port reference held that the
- * caller drops with srpt_port_put_ref(). The slot may only be read or
- * written under srpt_dev_lock, i.e. through srpt_port_id_create() and
- * srpt_port_id_destroy(). Without a match {NULL, NULL} and no reference.
+ * caller drops with srpt_port_put_ref(). Slots are written only by
+ * srpt_port_id_create() and srpt_port_id_destroy(), under srpt_port.mutex
+ * and srpt_dev_lock; read them holding either. Without a match
+ * {NULL, NULL} and no reference.
  *
- * Context: process or atomic context; takes srpt_dev_lock.
+ * Context: any context but hard IRQ; takes srpt_dev_lock.
  */
 struct port_and_port_id srpt_lookup_port(const char *name)
 {
@@ -275,7 +282,7 @@ bool srpt_port_is_removed(const struct srpt_port *sport)
  * slot cannot be created (-EEXIST) until the old one is removed. @sport->gid
  * is not touched.
  *
- * Context: process or atomic context; takes srpt_dev_lock.
+ * Context: any context but hard IRQ; takes srpt_dev_lock.
  */
 void srpt_port_set_names(struct srpt_port *sport, const union ib_gid *gid)
 {
@@ -297,11 +304,11 @@ void srpt_port_set_names(struct srpt_port *sport, const union ib_gid *gid)
  * @name: the directory name (GUID or GID form of a port).
  *
  * Looks @name up and attaches a new srpt_port_id to the matching slot of
- * the port, all under srpt_dev_lock. The port_id holds a port reference
- * until srpt_port_id_destroy(). Its @name is @name itself (the name that
- * matched), its @wwn.priv and @sport point at the port.
+ * the port (under srpt_port.mutex and srpt_dev_lock). The port_id holds a
+ * port reference until srpt_port_id_destroy(). Its @name is @name itself
+ * (the name that matched), its @wwn.priv and @sport point at the port.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; takes srpt_port.mutex.
  * Return: the new port_id, or ERR_PTR(-EINVAL) if no port has that name,
  * ERR_PTR(-ENODEV) if the port's device has been removed, ERR_PTR(-EEXIST)
  * if the slot already has a directory (e.g. one created under a name the
@@ -312,44 +319,45 @@ struct srpt_port_id *srpt_port_id_create(const char *name)
 {
 	struct srpt_port_id *port_id;
 	struct port_and_port_id found;
-	int ret;
+	struct srpt_port *sport;
+	int ret = 0;
 
-	if (strlen(name) >= sizeof(port_id->name)) {
-		pr_warn("invalid port name %.*s...\n", SRPT_NAME_LEN, name);
+	found = srpt_lookup_port(name);
+	sport = found.sport;
+	if (!sport) {
+		pr_warn("no RDMA port named %.*s\n", SRPT_NAME_LEN, name);
 		return ERR_PTR(-EINVAL);
 	}
 
 	port_id = kzalloc(sizeof(*port_id), GFP_KERNEL);
-	if (!port_id)
+	if (!port_id) {
+		srpt_port_put_ref(sport);
 		return ERR_PTR(-ENOMEM);
+	}
 	mutex_init(&port_id->mutex);
 	INIT_LIST_HEAD(&port_id->tpg_list);
+	/* a match implies strlen(name) < sizeof(sport->guid_name) */
 	strscpy(port_id->name, name, sizeof(port_id->name));
+	port_id->sport = sport;
+	port_id->wwn.priv = sport;
 
+	mutex_lock(&sport->mutex);
 	spin_lock(&srpt_dev_lock);
-	found = __srpt_lookup_port(name);
-	if (!found.sport) {
-		ret = -EINVAL;
-	} else if (found.sport->sdev->removed) {
+	if (sport->sdev->removed)
 		ret = -ENODEV;
-	} else if (*found.port_id) {
+	else if (*found.port_id)
 		ret = -EEXIST;
-	} else {
-		kref_get(&found.sport->sdev->refcnt);
-		port_id->sport = found.sport;
-		port_id->wwn.priv = found.sport;
-		*found.port_id = port_id;
-		ret = 0;
-	}
+	else
+		WRITE_ONCE(*found.port_id, port_id);
 	spin_unlock(&srpt_dev_lock);
+	mutex_unlock(&sport->mutex);
 
 	if (ret) {
-		if (ret == -EINVAL)
-			pr_warn("no RDMA port named %s\n", name);
-		else if (ret == -EEXIST)
+		if (ret == -EEXIST)
 			pr_warn("port %s already has a directory\n", name);
 		mutex_destroy(&port_id->mutex);
 		kfree(port_id);
+		srpt_port_put_ref(sport);
 		return ERR_PTR(ret);
 	}
 	return port_id;
@@ -359,10 +367,12 @@ struct srpt_port_id *srpt_port_id_create(const char *name)
  * srpt_port_id_destroy() - destroy the object of a configfs port directory.
  * @port_id: from srpt_port_id_create(); its TPG list must be empty.
  *
- * Detaches @port_id from its slot under srpt_dev_lock, drops its port
- * reference (which may free a removed device) and frees it.
+ * Detaches @port_id from its slot under srpt_port.mutex and srpt_dev_lock,
+ * drops its port reference (which may free a removed device) and frees it.
+ * Code that reads a slot while holding srpt_port.mutex may therefore use
+ * the port_id it found until it releases srpt_port.mutex.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; takes srpt_port.mutex.
  */
 void srpt_port_id_destroy(struct srpt_port_id *port_id)
 {
@@ -370,14 +380,16 @@ void srpt_port_id_destroy(struct srpt_port_id *port_id)
 
 	WARN_ON_ONCE(!list_empty(&port_id->tpg_list));
 
+	mutex_lock(&sport->mutex);
 	spin_lock(&srpt_dev_lock);
 	if (sport->guid_id == port_id)
-		sport->guid_id = NULL;
+		WRITE_ONCE(sport->guid_id, NULL);
 	else if (sport->gid_id == port_id)
-		sport->gid_id = NULL;
+		WRITE_ONCE(sport->gid_id, NULL);
 	else
 		WARN_ON_ONCE(1);
 	spin_unlock(&srpt_dev_lock);
+	mutex_unlock(&sport->mutex);
 
 	srpt_port_put_ref(sport);
 	mutex_destroy(&port_id->mutex);

@@ -495,6 +495,7 @@ struct st_race {
 	atomic_t late_hits;
 	atomic_t bad_hits;
 	atomic_t creates;
+	atomic_t enodev;
 	atomic_t bad_errors;
 };
 
@@ -537,6 +538,9 @@ static int st_race_create_fn(void *arg)
 			if (late)
 				atomic_inc(&race->late_hits);
 			srpt_port_id_destroy(pid);
+		} else if (PTR_ERR(pid) == -ENODEV) {
+			/* removed between the lookup and the attach */
+			atomic_inc(&race->enodev);
 		} else if (PTR_ERR(pid) != -EINVAL) {
 			atomic_inc(&race->bad_errors);
 		} else if (late) {
@@ -584,8 +588,9 @@ static bool st_lookup_races_removal(void)
 		}
 		kthread_stop(t[i]);
 	}
-	pr_info("    # %d lookups, %d port_id creations before removal\n",
-		atomic_read(&race->hits), atomic_read(&race->creates));
+	pr_info("    # %d lookups, %d port_id creations before removal, %d -ENODEV\n",
+		atomic_read(&race->hits), atomic_read(&race->creates),
+		atomic_read(&race->enodev));
 	ST_EXPECT(atomic_read(&race->hits) > 0);
 	ST_EXPECT(atomic_read(&race->late_hits) == 0);
 	ST_EXPECT(atomic_read(&race->bad_hits) == 0);

@@ -44,6 +44,7 @@ while IFS= read -r line; do
 		n=$((n + 1))
 		set -- $line
 		pass "$3"
+		[ -z "$diag" ] || info "$3:$diag"
 		diag=""
 		;;
 	"not ok "[0-9]*)
