@@ -133,10 +133,13 @@ struct port_and_port_id {
  * @lid: port LID, 0 after a port error.
  * @gid: cached GID index 0.
  * @work: refresh work (srpt_refresh_port()), scheduled by async events.
- * @guid_name: GUID form name; written under srpt_dev_lock.
- * @guid_id: configfs directory using @guid_name, or NULL; srpt_dev_lock.
+ * @guid_name: GUID form name; written under srpt_dev_lock
+ *	       (srpt_port_set_names()).
+ * @guid_id: configfs directory created with a GUID form name, or NULL;
+ *	     written under @mutex and srpt_dev_lock, read under either. A
+ *	     port_id read under @mutex stays allocated until @mutex is dropped.
  * @gid_name: GID form name; written under srpt_dev_lock.
- * @gid_id: configfs directory using @gid_name, or NULL; srpt_dev_lock.
+ * @gid_id: as @guid_id, for the GID form name.
  * @port_attrib: TPG attributes shared by every TPG of both names.
  * @ch_count: number of channels that own a LIO session on this port.
  * @ch_wq: woken when @ch_count drops to zero (srpt_release_sport()).
@@ -167,10 +170,11 @@ struct srpt_port {
 
 /**
  * struct srpt_device - per-HCA state.
- * @refcnt: one reference for the ib_client binding (dropped by
- *	    srpt_remove_one()) plus one per port reference
- *	    (srpt_port_get_ref()). Freed with kfree() when the last goes, so it
- *	    may outlive @device while configfs directories still exist.
+ * @refcnt: one reference for the ib_client binding (taken by
+ *	    srpt_sdev_alloc(), dropped by srpt_remove_one()) plus one per port
+ *	    reference (srpt_lookup_port(), srpt_port_get_ref(), each
+ *	    srpt_port_id). Freed with kfree() when the last goes, so it may
+ *	    outlive @device while configfs directories still exist.
  * @device: the RDMA device; valid until srpt_remove_one() returns.
  * @pd: protection domain.
  * @lkey: pd->local_dma_lkey.
@@ -179,8 +183,9 @@ struct srpt_port {
  * @srq_size: depth of @srq.
  * @sdev_mutex: serializes use_srq changes.
  * @use_srq: whether @srq exists and channels use it; @sdev_mutex.
- * @removed: set under srpt_dev_lock by srpt_remove_one(); configfs
- *	     operations on ports of a removed device return -ENODEV.
+ * @removed: set under srpt_dev_lock by srpt_port_table_del() (from
+ *	     srpt_remove_one()); configfs operations on ports of a removed
+ *	     device return -ENODEV (srpt_port_is_removed()).
  * @req_buf_cache: buffer cache of @ioctx_ring.
  * @ioctx_ring: receive contexts posted on @srq.
  * @event_handler: async event handler.
