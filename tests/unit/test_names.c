@@ -16,6 +16,9 @@ static const u8 gid_doc[16] = {
 	0x50, 0x54, 0x00, 0xff, 0xfe, 0x4a, 0x0b, 0x7b,
 };
 
+/* gid_doc as 32 hex digits */
+#define GID_DOC_HEX "fe80000000000000505400fffe4a0b7b"
+
 static const u8 gid_ff[16] = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
@@ -145,12 +148,9 @@ static void test_parse_hex(void)
 	CHECK_MEM_EQ(id, expect, 16);
 
 	/* more than 32 digits: only the first 32 are used */
-	CHECK_EQ(srpt_parse_hex_port_id(
-		"0xfe80000000000000505400fffe4a0b7b1234", id), 0);
+	CHECK_EQ(srpt_parse_hex_port_id("0x" GID_DOC_HEX "1234", id), 0);
 	CHECK_MEM_EQ(id, gid_doc, 16);
-	CHECK_EQ(srpt_parse_hex_port_id(
-		"fe80000000000000505400fffe4a0b7bffffffffffffffffffffffffffffffff",
-		id), 0);
+	CHECK_EQ(srpt_parse_hex_port_id(GID_DOC_HEX GID_DOC_HEX, id), 0);
 	CHECK_MEM_EQ(id, gid_doc, 16);
 
 	/* malformed; the output must be left untouched */
@@ -173,8 +173,7 @@ static void test_parse_hex(void)
 	CHECK_EQ(srpt_parse_hex_port_id("5054:00ff:fe4a:0b7b", id), -EINVAL);
 	CHECK_EQ(srpt_parse_hex_port_id("192.0.2.1", id), -EINVAL);
 	/* non-hex after the 32nd digit */
-	CHECK_EQ(srpt_parse_hex_port_id(
-		"0xfe80000000000000505400fffe4a0b7bzz", id), -EINVAL);
+	CHECK_EQ(srpt_parse_hex_port_id("0x" GID_DOC_HEX "zz", id), -EINVAL);
 	CHECK_MEM_EQ(id, keep, 16);
 	CHECK_EQ(srpt_parse_hex_port_id("0x12", NULL), 0);
 	CHECK_EQ(srpt_parse_hex_port_id("0x1", NULL), -EINVAL);
