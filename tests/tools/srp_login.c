@@ -118,6 +118,7 @@ int main(int argc, char **argv)
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&req, 0, sizeof(req));
 	req.initiator_port_id[15] = 1;
 	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:")) != -1) {

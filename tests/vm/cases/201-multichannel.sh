@@ -50,7 +50,7 @@ if [ -x /tools/srp_login ]; then
 	/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" -H 15000 \
 		> /tmp/first.out 2>&1 &
 	FIRST=$!
-	wait_for 10 grep -q '^result=' /tmp/first.out
+	wait_for 30 grep -q '^result=' /tmp/first.out
 	grep -q '^result=accepted' /tmp/first.out && pass first_login ||
 		fail first_login "$(cat /tmp/first.out)"
 	srp_login -i "$IPID" -f 1 -H 300

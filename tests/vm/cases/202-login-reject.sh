@@ -22,36 +22,39 @@ srp_login() {
 
 # expect_rej NAME REASON ARGS...: the tool's login must be rejected with REASON
 expect_rej() {
-	_n=$1 _r=$2
+	rj_name=$1 rj_reason=$2
 	shift 2
 	dmesg_mark
 	srp_login "$@"
-	if [ "$result" = rejected ] && [ "$reason" = "$_r" ]; then
-		pass "$_n" "reason $reason"
+	if [ "$result" = rejected ] && [ "$reason" = "$rj_reason" ]; then
+		pass "$rj_name" "reason $reason"
 	else
-		fail "$_n" "result=$result reason=$reason (expected rejected $_r) $(cat /tmp/srp_login.err)"
+		fail "$rj_name" "result=$result reason=$reason (expected rejected $rj_reason) $(cat /tmp/srp_login.err)"
 	fi
-	if dmesg_since | grep -q "Rejecting login.*reason $(printf '%#x' "$_r")"; then
-		pass "${_n}_dmesg"
+	if dmesg_since | grep -q "Rejecting login.*reason $(printf '%#x' "$rj_reason")"; then
+		pass "${rj_name}_dmesg"
 	else
-		fail "${_n}_dmesg" "no 'Rejecting login ... reason $_r' in dmesg"
+		fail "${rj_name}_dmesg" "no 'Rejecting login ... reason $rj_reason' in dmesg"
 	fi
 }
 
 # kernel initiator must fail to log in, and ib_srp must report REASON
+# (ib_srp words the IU length reason differently from the others)
 expect_srp_rej() {
-	_n=$1 _r=$2
+	sr_name=$1 sr_reason=$2
 	shift 2
 	dmesg_mark
 	if login "$@"; then
-		fail "$_n" "ib_srp login succeeded"
+		fail "$sr_name" "ib_srp login succeeded"
 		logout_all
 		return
 	fi
-	if dmesg_since | grep -q "REJECTED, reason $_r"; then
-		pass "$_n" "ib_srp: REJECTED, reason $_r"
+	sr_msg="REJECTED, reason $sr_reason"
+	[ "$sr_reason" = 0x00010002 ] && sr_msg="requested max_it_iu_len too large"
+	if dmesg_since | grep -q "$sr_msg"; then
+		pass "$sr_name" "ib_srp: $sr_msg"
 	else
-		fail "$_n" "ib_srp login failed without reason $_r: $ERR"
+		fail "$sr_name" "ib_srp login failed without '$sr_msg': $ERR"
 	fi
 	logout_all
 }

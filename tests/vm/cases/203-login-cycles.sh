@@ -24,6 +24,9 @@ while [ $i -lt "$CYCLES" ]; do
 		fail "cycle_$i" "login: $ERR"
 		break
 	fi
+	# our caches while logged in: the same in the first and last cycle
+	[ $i -eq 1 ] && slab_in1=$(slab_srpt)
+	[ $i -eq "$CYCLES" ] && slab_inN=$(slab_srpt)
 	if ! logout_all; then
 		fail "cycle_$i" "logout timed out"
 		break
@@ -36,6 +39,11 @@ if wait_for 60 sh -c "[ \$(dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | g
 	pass all_released "$accepted channels"
 else
 	fail all_released "$(dmesg_since | grep -c 'channel released') of $accepted released"
+fi
+if [ -n "$slab_in1" ] && [ "$slab_in1" = "$slab_inN" ]; then
+	pass slab_logged_in_stable "$(echo "$slab_in1" | tr '\n' ' ')"
+else
+	fail slab_logged_in_stable "cycle 1: $(echo "$slab_in1" | tr '\n' ' ') cycle $CYCLES: $(echo "$slab_inN" | tr '\n' ' ')"
 fi
 ref1=$(module_refcnt)
 slab1=$(slab_srpt)

@@ -7,7 +7,8 @@
 #   B  use_srq=1 (shared receive queue; immediate data not negotiated)
 #   C  immediate data off and ib_srp never_register=1 cmd_sg_entries=2
 #      indirect_sg_entries=256, which forces indirect descriptor tables
-# About 300 MiB are written and verified in total.
+# About 290 MiB are written and verified in total, mostly in 1 MiB
+# requests to keep the run short under emulation.
 # vmtest-timeout: 600
 
 FIO_COMMON="--direct=1 --ioengine=libaio --verify=crc32c --do_verify=1
@@ -37,9 +38,9 @@ fio_mixed() {
 	# shellcheck disable=SC2086
 	if _out=$(fio $FIO_COMMON --filename="$_dev" \
 		--name="$_fn-w" --rw=randwrite --bs=64k --iodepth=16 \
-		--offset=0 --size=24m \
+		--offset=0 --size=8m \
 		--name="$_fn-r" --rw=randread --bs=4k --iodepth=16 \
-		--offset=32m --size=16m --verify=0 --do_verify=0 2>&1); then
+		--offset=32m --size=8m --verify=0 --do_verify=0 2>&1); then
 		case $_out in
 		*"verify: bad"* | *"err= "[1-9]*)
 			fail "$_fn" "$(echo "$_out" | grep -m3 -i 'err\|bad')" ;;
@@ -94,37 +95,37 @@ reload_ib_srp() {
 
 # --- A: defaults -----------------------------------------------------------
 if start_config 0; then
-	fio_verify A-rand4k-qd32 "$LUN0" randwrite 4k 32 32m
-	fio_verify A-seq1m-qd32 "$LUN0" write 1m 32 64m
-	fio_verify A-rand512-qd1 "$LUN0" randwrite 512 1 1m
-	fio_verify A-rand64k-qd1 "$LUN0" randwrite 64k 1 8m
-	fio_verify A-range-qd32 "$LUN0" randwrite 4k 32 32m \
+	fio_verify A-rand4k-qd32 "$LUN0" randwrite 4k 32 8m
+	fio_verify A-seq1m-qd32 "$LUN0" write 1m 32 96m
+	fio_verify A-rand512-qd1 "$LUN0" randwrite 512 1 256k
+	fio_verify A-rand64k-qd1 "$LUN0" randwrite 64k 1 4m
+	fio_verify A-range-qd32 "$LUN0" randwrite 4k 32 16m \
 		--bsrange=512-1m
 	fio_mixed A-mixed "$LUN0"
-	fio_verify A-fileio-4k-qd32 "$LUN1" randwrite 4k 32 16m
-	fio_verify A-fileio-1m-qd1 "$LUN1" write 1m 1 16m
+	fio_verify A-fileio-4k-qd32 "$LUN1" randwrite 4k 32 4m
+	fio_verify A-fileio-1m-qd1 "$LUN1" write 1m 1 24m
 fi
 teardown_target || fail teardown "config A"
 
 # --- B: SRQ ----------------------------------------------------------------
 if start_config 1; then
-	fio_verify B-rand4k-qd32 "$LUN0" randwrite 4k 32 16m
-	fio_verify B-seq1m-qd32 "$LUN0" write 1m 32 32m
-	fio_verify B-rand512-qd1 "$LUN0" randwrite 512 1 1m
+	fio_verify B-rand4k-qd32 "$LUN0" randwrite 4k 32 4m
+	fio_verify B-seq1m-qd32 "$LUN0" write 1m 32 48m
+	fio_verify B-rand512-qd1 "$LUN0" randwrite 512 1 256k
 	fio_mixed B-mixed "$LUN0"
-	fio_verify B-fileio-256k-qd32 "$LUN1" randwrite 256k 32 16m
+	fio_verify B-fileio-256k-qd32 "$LUN1" randwrite 256k 32 8m
 fi
 teardown_target || fail teardown "config B"
 
 # --- C: indirect descriptors, no immediate data -----------------------------
 if reload_ib_srp never_register=1 cmd_sg_entries=2 indirect_sg_entries=256 \
 	use_imm_data=0 && start_config 0; then
-	fio_verify C-rand4k-qd32 "$LUN0" randwrite 4k 32 16m
+	fio_verify C-rand4k-qd32 "$LUN0" randwrite 4k 32 4m
 	fio_verify C-seq1m-qd32 "$LUN0" write 1m 32 32m
-	fio_verify C-rand512-qd1 "$LUN0" randwrite 512 1 1m
-	fio_verify C-rand256k-qd32 "$LUN0" randwrite 256k 32 16m
+	fio_verify C-rand512-qd1 "$LUN0" randwrite 512 1 256k
+	fio_verify C-rand256k-qd32 "$LUN0" randwrite 256k 32 8m
 	fio_mixed C-mixed "$LUN0"
-	fio_verify C-fileio-1m-qd32 "$LUN1" write 1m 32 16m
+	fio_verify C-fileio-1m-qd32 "$LUN1" write 1m 32 8m
 fi
 teardown_target || fail teardown "config C"
 reload_ib_srp || true

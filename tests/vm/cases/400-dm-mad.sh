@@ -70,7 +70,7 @@ no_agent() {
 		if [ "$status" = 0x000c ]; then
 			pass "$1" "MAD core reply status 0x000c"
 		else
-			fail "$1" "a DM agent answered: $(echo $Q_OUT)"
+			fail "$1" "a DM agent answered: $(echo "$Q_OUT" | tr "\n" " ")"
 		fi
 	else
 		pass "$1" "no reply"
@@ -131,13 +131,13 @@ fi
 
 expect_q get-classportinfo "$CPI_EXPECT" cpi
 expect_q get-iounitinfo "$IOU_EXPECT attr_id=0x0010" iou
-expect_q get-iocprofile-slot1 "$(ioc_expect $DEPTH $REQ 65536) attr_mod=0x00000001" ioc 1
+expect_q get-iocprofile-slot1 "$(ioc_expect $DEPTH "$REQ" 65536) attr_mod=0x00000001" ioc 1
 if [ "$id_string" = "Linux SRP target" ]; then
 	pass ioc-id-string
 else
 	fail ioc-id-string "id_string='$id_string'"
 fi
-expect_q get-iocprofile-slot2 "$(ioc_expect $DEPTH $REQ 65536)" ioc 2
+expect_q get-iocprofile-slot2 "$(ioc_expect $DEPTH "$REQ" 65536)" ioc 2
 expect_q get-svc-entries "$SVC_EXPECT attr_mod=0x00010000" svc 0x00010000
 expect_q get-svc-entries-0-1 "$SVC_EXPECT" svc 0x00020100
 
@@ -155,19 +155,19 @@ expect_q get-unknown-attr "status=0x000c method=0x81 attr_id=0x0013" 0x0013
 if setup_target; then
 	A=$TPG/attrib
 	if cfs_write "$A/srp_max_rdma_size" 1048576; then
-		expect_q ioc-rdma-size "$(ioc_expect $DEPTH $REQ 1048576)" ioc 1
+		expect_q ioc-rdma-size "$(ioc_expect $DEPTH "$REQ" 1048576)" ioc 1
 	else
 		fail ioc-rdma-size "srp_max_rdma_size=1048576: $ERR"
 	fi
 	if cfs_write "$A/use_srq" 1; then
-		expect_q ioc-depth-srq "$(ioc_expect $SRQDEPTH $REQ 1048576)" ioc 1
+		expect_q ioc-depth-srq "$(ioc_expect $SRQDEPTH "$REQ" 1048576)" ioc 1
 		cfs_write "$A/use_srq" 0 || fail use-srq-off "$ERR"
-		expect_q ioc-depth-no-srq "$(ioc_expect $DEPTH $REQ 1048576)" ioc 1
+		expect_q ioc-depth-no-srq "$(ioc_expect $DEPTH "$REQ" 1048576)" ioc 1
 	else
 		fail ioc-depth-srq "use_srq=1: $ERR"
 	fi
 	cfs_write "$A/srp_max_rdma_size" 65536 || fail rdma-size-restore "$ERR"
-	teardown_target || fail teardown "left: $(ls $SRPT)"
+	teardown_target || fail teardown "left: $(ls "$SRPT")"
 else
 	fail setup-target "$ERR"
 fi
@@ -222,6 +222,8 @@ fi
 try modprobe ib_srpt || fail modprobe-2 "$ERR"
 rxe_add || fail rxe-add-2 "$ERR"
 check final-cap-bit-set dm_bit_set
-no_leftover=1
-guest_state_clean || { no_leftover=0; info "guest dirt:$GUEST_DIRT"; }
-[ $no_leftover = 1 ] && pass guest-clean || fail guest-clean "$GUEST_DIRT"
+if guest_state_clean; then
+	pass guest-clean
+else
+	fail guest-clean "$GUEST_DIRT"
+fi
