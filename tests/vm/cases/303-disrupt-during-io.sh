@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+# 303-disrupt-during-io: the channel goes away while commands are in flight
+# (srpt-spec.md 4.8, 5.13): logout, ACL removal and rdma link delete, each
+# while fio runs at QD 32. Nothing may hang, no warning may appear (the
+# final dmesg scan) and the module must unload afterwards.
+# vmtest-timeout: 420
+
+FIO_LOG=/tmp/303-fio.log
+
+start_fio() {
+	fio --name=disrupt --filename="$DISK" --direct=1 --ioengine=libaio \
+		--rw=randrw --bs=32k --iodepth=32 --size=48m --time_based \
+		--runtime=60 > "$FIO_LOG" 2>&1 &
+	FIO=$!
+	sleep 3
+}
+
+# stop_fio NAME: fio must end by itself (its disk went away) within 90 s.
+stop_fio() {
+	if wait_for 90 sh -c "! kill -0 $FIO"; then
+		pass "$1-fio-ended"
+	else
+		kill -9 $FIO 2>/dev/null
+		fail "$1-fio-ended" "fio still running 90 s after the disruption"
+	fi
+	wait $FIO 2>/dev/null
+}
+
+# 1. logout
+if setup_target --size 64 && login; then
+	start_fio
+	if run_bounded 60 sh -c 'for p in /sys/class/srp_remote_ports/*; do echo 1 > $p/delete; done'; then
+		pass logout-returned
+	else
+		fail logout-returned "deleting the remote port hung or failed: $ERR"
+	fi
+	stop_fio logout
+else
+	fail login "logout test: $ERR"
+fi
+teardown_target || fail teardown "after logout test"
+
+# 2. ACL removal (LIO close_session -> disconnect)
+if setup_target --size 64 && login; then
+	start_fio
+	ok=1
+	for a in "$TPG"/acls/*; do
+		find "$a" -type l -exec rm -f {} \; 2>/dev/null
+		for l in "$a"/lun_*; do rmdir "$l" 2>/dev/null; done
+		run_bounded 60 rmdir "$a" || ok=0
+	done
+	if [ $ok = 1 ]; then
+		pass acl-removal-returned
+	else
+		fail acl-removal-returned "rmdir of an ACL hung or failed: $ERR"
+	fi
+	# ib_srp keeps trying to reconnect; remove it so fio ends
+	logout_all
+	stop_fio acl-removal
+else
+	fail login "ACL test: $ERR"
+fi
+teardown_target || fail teardown "after ACL test"
+
+# 3. rdma link delete (srpt_remove_one with live channels)
+if setup_target --size 64 && login; then
+	start_fio
+	if rxe_del; then
+		pass rxe-delete-returned
+	else
+		fail rxe-delete-returned "rdma link delete hung ($?): $ERR"
+	fi
+	logout_all
+	stop_fio rxe-delete
+	if rxe_add; then
+		pass rxe-readded
+	else
+		fail rxe-readded "$ERR"
+	fi
+else
+	fail login "rxe test: $ERR"
+fi
+teardown_target || fail teardown "after rxe test"
+
+# The module must unload and load again.
+if srpt_reload; then
+	pass module-reload
+else
+	fail module-reload "$ERR"
+fi
