@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# fetch-kernel.sh - download and unpack a Debian kernel image for the VM tests.
+#
+# Usage: tests/vm/fetch-kernel.sh <6.1|6.12|7.3|full-kver> [--resolve-only]
+#
+# Prints two lines on stdout:
+#   KVER=<full kernel release>
+#   KDIR=<dir>        with <dir>/vmlinuz and <dir>/lib/modules/<kver>/ (depmod done)
+#
+# Kernels are fetched with `apt-get download` and unpacked with `dpkg -x` into
+# $SRPT_VM_CACHE (default /var/cache/srpt-dkms/vm); nothing is installed on the
+# host. 6.x kernels come from the host's own (bookworm) apt sources. 7.x
+# kernels come from trixie-backports, reached with a private apt source list,
+# list directory and cache directory so that the host's apt state is never
+# touched; from 7.x on the kernel is split into linux-binary-<v> (vmlinuz),
+# linux-modules-<v> and linux-base-<v> (config).
+#
+# Concurrent callers are serialized with flock on $SRPT_VM_CACHE/.lock.
+set -euo pipefail
+
+CACHE=${SRPT_VM_CACHE:-/var/cache/srpt-dkms/vm}
+KARG=${1:?usage: fetch-kernel.sh <6.1|6.12|7.3|full-kver> [--resolve-only]}
+RESOLVE_ONLY=0
+[ "${2:-}" = --resolve-only ] && RESOLVE_ONLY=1
+
+mkdir -p "$CACHE/debs"
+exec 9>"$CACHE/.lock"
+flock 9
+
+say() { echo "fetch-kernel: $*" >&2; }
+
+# --- private apt for trixie-backports ------------------------------------------
+TBP=$CACHE/apt-trixie-backports
+tbp_apt() { # tbp_apt apt-get|apt-cache ARGS...
+	local tool=$1
+	shift
+	"$tool" -q -o Dir::Etc::SourceList="$TBP/sources.list" \
+		-o Dir::Etc::SourceParts="$TBP/empty.d" -o Dir::State::Lists="$TBP/lists" \
+		-o Dir::Cache="$TBP/cache" -o Dir::Etc::Preferences=/dev/null \
+		-o Dir::Etc::PreferencesParts="$TBP/empty.d" -o APT::Default-Release= \
+		-o APT::Sandbox::User=root "$@"
+}
+tbp_update() {
+	local mirror
+	# Same mirror as the host's main sources.
+	mirror=$(grep -h -o -E '^(URIs:|deb) *\S*https?://[^ ]+/debian/?' \
+		/etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
+		grep -o -E 'https?://[^ ]+' | grep -v security | head -n1 || true)
+	[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+	mkdir -p "$TBP/lists/partial" "$TBP/cache/archives/partial" "$TBP/empty.d"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie-backports main" \
+		> "$TBP/sources.list"
+	# Refresh at most once a day.
+	if [ -z "$(find "$TBP/lists" -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null)" ]; then
+		say "apt-get update (private list dir $TBP/lists, trixie-backports)"
+		tbp_apt apt-get update >&2
+	fi
+}
+
+# --- resolve the full version ----------------------------------------------------
+case $KARG in
+6.1) KVER=6.1.0-57-amd64 ;;
+6.12) KVER=6.12.117+deb12-amd64 ;;
+7.*[0-9]-amd64 | 6.*-amd64 | 5.*-amd64) KVER=$KARG ;;
+7.*)
+	tbp_update
+	KVER=$(tbp_apt apt-cache pkgnames "linux-binary-$KARG." 2>/dev/null |
+		sed -n "s/^linux-binary-\($KARG\.[0-9]*+deb[0-9]*-amd64\)\$/\1/p" |
+		sort -V | tail -n1)
+	[ -n "$KVER" ] || { say "no linux-binary-$KARG.*-amd64 in trixie-backports"; exit 2; }
+	;;
+*) say "unknown kernel '$KARG'"; exit 2 ;;
+esac
+
+KDIR=$CACHE/k-$KVER
+if [ "$RESOLVE_ONLY" = 1 ] || [ -f "$KDIR/.complete" ]; then
+	echo "KVER=$KVER"
+	echo "KDIR=$KDIR"
+	exit 0
+fi
+
+# --- download + unpack ------------------------------------------------------------
+download() { # download PKG [tbp]
+	local pkg=$1 deb
+	deb=$(ls "$CACHE"/debs/"${pkg}"_*.deb 2>/dev/null | head -n1 || true)
+	if [ -z "$deb" ]; then
+		say "apt-get download $pkg"
+		if [ "${2:-}" = tbp ]; then
+			(cd "$CACHE/debs" && tbp_apt apt-get download "$pkg") >&2
+		else
+			(cd "$CACHE/debs" && apt-get -q -o APT::Sandbox::User=root download "$pkg") >&2
+		fi
+		deb=$(ls "$CACHE"/debs/"${pkg}"_*.deb | head -n1)
+	fi
+	echo "$deb"
+}
+
+rm -rf "$KDIR.tmp"
+mkdir -p "$KDIR.tmp/x"
+case $KVER in
+7.* | [89].*)
+	tbp_update
+	for p in linux-binary linux-modules linux-base; do
+		dpkg -x "$(download "$p-$KVER" tbp)" "$KDIR.tmp/x"
+	done
+	;;
+*)
+	dpkg -x "$(download "linux-image-$KVER")" "$KDIR.tmp/x"
+	;;
+esac
+X=$KDIR.tmp/x
+# Normalize: vmlinuz + lib/modules/<kver> (7.x ships everything under /usr/lib/modules).
+mkdir -p "$KDIR.tmp/lib/modules"
+if [ -d "$X/usr/lib/modules/$KVER" ]; then
+	mv "$X/usr/lib/modules/$KVER" "$KDIR.tmp/lib/modules/$KVER"
+elif [ -d "$X/lib/modules/$KVER" ]; then
+	mv "$X/lib/modules/$KVER" "$KDIR.tmp/lib/modules/$KVER"
+else
+	say "no modules for $KVER in the packages"; exit 2
+fi
+M=$KDIR.tmp/lib/modules/$KVER
+if [ -f "$X/boot/vmlinuz-$KVER" ]; then
+	mv "$X/boot/vmlinuz-$KVER" "$KDIR.tmp/vmlinuz"
+elif [ -f "$M/vmlinuz" ]; then
+	mv "$M/vmlinuz" "$KDIR.tmp/vmlinuz"
+else
+	say "no vmlinuz for $KVER"; exit 2
+fi
+for c in "$X/boot/config-$KVER" "$M/config"; do
+	[ -f "$c" ] && cp "$c" "$KDIR.tmp/config" && break
+done
+rm -rf "$X"
+depmod -b "$KDIR.tmp" "$KVER"
+touch "$KDIR.tmp/.complete"
+rm -rf "$KDIR"
+mv "$KDIR.tmp" "$KDIR"
+say "unpacked $KVER into $KDIR"
+echo "KVER=$KVER"
+echo "KDIR=$KDIR"

@@ -1,0 +1,230 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/guest-init.sh - /init of the VM test initramfs (busybox ash).
+#
+# 1. common setup: mounts; modules configfs, dummy, rdma_rxe, target_core_mod
+#    (+ iblock/file backstores), sd_mod, sg, ib_umad, ib_uverbs, rdma_ucm,
+#    ib_srp and ib_srpt; proof that the loaded ib_srpt is the expected one
+#    (ours: updates/ path, taint O, srcversion of the host file; --ref: the
+#    in-kernel one); dummy0 192.0.2.1/24 with rxe0 on it, port ACTIVE.
+# 2. every /vmtest/cases/*.sh in order, each in its own session (setsid sh)
+#    with /vmtest/lib.sh sourced, under a per-case timeout; after each case
+#    the guest state is checked (and restored if the case left a mess) and
+#    the new kernel log lines are scanned.
+# 3. final: configfs teardown incl. rmdir $T/srpt, rmmod ib_srpt (must work),
+#    rdma link delete, rmmod rdma_rxe target_core_mod (leak signals), dmesg
+#    scan of the whole boot, "VMTEST DONE overall=PASS|FAIL", poweroff.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin:/tools
+export HOME=/root
+export RESULTS_DIR=/tmp/results
+
+# Defaults, overridden by /etc/vmtest.conf (written by run.sh).
+SRPT_MODE=ours
+SRPT_EXPECT_SRCVERSION=
+SRPT_PARAMS=
+CASE_TIMEOUT=300
+VERBOSE_KMSG=0
+[ -f /etc/vmtest.conf ] && . /etc/vmtest.conf
+export SRPT_MODE CASE_TIMEOUT
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mkdir -p /etc/target "$RESULTS_DIR" /var/tmp
+echo /sbin/modprobe > /proc/sys/kernel/modprobe
+# Report hung tasks after 60 s (the dmesg scan catches them).
+echo 60 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+ip link set lo up
+
+CASE=setup
+. /vmtest/lib.sh
+
+up() { read -r _u _ < /proc/uptime; echo "$_u"; }
+phase() { echo "VMTEST PHASE $1 t=$(up)"; }
+DMESG_PAT='WARNING:|BUG:|Oops|Call Trace|refcount_t|list_(add|del) corruption|general protection|UBSAN|KASAN|kmemleak|blocked for more than|hung_task|use-after-free|still in use'
+
+finish() {
+	CASE=final
+	phase finish
+	dmesg > /tmp/dmesg.txt
+	grep -E "$DMESG_PAT" /tmp/dmesg.txt > /tmp/dmesg.bad
+	if [ -s /tmp/dmesg.bad ]; then
+		fail dmesg_clean "$(wc -l < /tmp/dmesg.bad) suspicious kernel log lines"
+		sed 's/^/VMTEST DMESG_BAD /' /tmp/dmesg.bad
+	else
+		pass dmesg_clean
+	fi
+	echo "VMTEST TAINT_AT_END $(cat /proc/sys/kernel/tainted)"
+	if [ "$VERBOSE_KMSG" = 1 ] || [ -s /tmp/dmesg.bad ]; then
+		echo "VMTEST DMESG_BEGIN"
+		cat /tmp/dmesg.txt
+		echo "VMTEST DMESG_END"
+	fi
+	overall=PASS
+	grep -q '^FAIL ' "$RESULTS_DIR"/* 2>/dev/null && overall=FAIL
+	echo "VMTEST DONE overall=$overall t=$(up)"
+	sync
+	poweroff -f
+	sleep 60
+}
+fatal() { fail "$1" "$2"; finish; }
+
+phase init_start
+echo "VMTEST KERNEL $(uname -r) $(cat /proc/cmdline)"
+echo "VMTEST INFO setup mode=$SRPT_MODE cpus=$(grep -c ^processor /proc/cpuinfo) mem_kb=$(awk '/MemTotal/{print $2}' /proc/meminfo)"
+
+# --- modules -------------------------------------------------------------------
+modprobe configfs 2>/dev/null
+mount -t configfs configfs /sys/kernel/config || fatal modules "mount configfs"
+# crc helpers of rdma_rxe: module names differ between kernels; tolerate absence.
+for m in crc32_generic crc32-pclmul crc32c_generic crc32c-intel; do
+	modprobe "$m" 2>/dev/null
+done
+modprobe dummy numdummies=1 || fatal modules "modprobe dummy"
+for m in rdma_rxe target_core_mod target_core_iblock target_core_file sd_mod sg \
+	 ib_umad ib_uverbs rdma_ucm ib_srp; do
+	try modprobe "$m" || fatal modules "modprobe $m: $ERR"
+done
+phase modules_base_loaded
+# shellcheck disable=SC2086
+try modprobe ib_srpt $SRPT_PARAMS || fatal modules "modprobe ib_srpt: $ERR"
+
+# --- is the loaded ib_srpt the one we want? ----------------------------------------
+path=$(modinfo -n ib_srpt 2>/dev/null)
+srcv=$(cat /sys/module/ib_srpt/srcversion 2>/dev/null)
+mtaint=$(cat /sys/module/ib_srpt/taint 2>/dev/null)
+echo "VMTEST SRPT mode=$SRPT_MODE path=$path srcversion=$srcv module_taint=$mtaint version=$(cat /sys/module/ib_srpt/version 2>/dev/null) kernel_taint=$(cat /proc/sys/kernel/tainted)"
+why=""
+if [ "$SRPT_MODE" = ref ]; then
+	case $path in */kernel/*/ib_srpt.ko) ;; *) why="$why path=$path (not in-tree)" ;; esac
+	case $mtaint in *O*) why="$why module taint '$mtaint' has O" ;; esac
+	[ -n "$why" ] && fatal srpt_is_in_kernel "$why"
+	pass srpt_is_in_kernel "path=$path srcversion=$srcv"
+else
+	case $path in */updates/ib_srpt.ko) ;; *) why="$why path=$path (not updates/)" ;; esac
+	case $mtaint in *O*) ;; *) why="$why module taint '$mtaint' lacks O" ;; esac
+	[ "$srcv" = "$SRPT_EXPECT_SRCVERSION" ] || why="$why srcversion $srcv != host $SRPT_EXPECT_SRCVERSION"
+	[ -n "$why" ] && fatal srpt_is_ours "$why"
+	pass srpt_is_ours "path=$path taint=$mtaint srcversion=$srcv"
+fi
+phase modules_loaded
+
+# --- Soft-RoCE ----------------------------------------------------------------------
+ip link set "$NETDEV" address 02:00:00:00:00:01 || fatal net "set mac"
+ip link set "$NETDEV" up || fatal net "$NETDEV up"
+ip addr add "$IP/24" dev "$NETDEV" || fatal net "addr"
+rxe_add || fatal rxe "rdma link add $IBDEV: $ERR"
+export GID0 GUIDNAME GIDNAME IBDEV IBPORT NETDEV IP CM_PORT T SRPT KVER
+KVER=$(uname -r)
+phase rxe_up
+echo "VMTEST INFO setup $IBDEV node_guid=$(cat /sys/class/infiniband/$IBDEV/node_guid) GUIDNAME=$GUIDNAME GIDNAME=$GIDNAME service_guid=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid 2>/dev/null)"
+for e in $(port_gids); do echo "VMTEST INFO setup GID $e"; done
+pass setup_done
+
+# --- cases ------------------------------------------------------------------------------
+case_timeout() { # per-case override: a line "# vmtest-timeout: N" in the case file
+	_ct=$(sed -n 's/^# *vmtest-timeout: *\([0-9][0-9]*\).*/\1/p' "$1" | head -n1)
+	echo "${_ct:-$CASE_TIMEOUT}"
+}
+ABORT=0
+for cf in /vmtest/cases/*.sh; do
+	[ -f "$cf" ] || continue
+	name=$(basename "$cf" .sh)
+	CASE=$name
+	to=$(case_timeout "$cf")
+	echo "VMTEST CASE_START $name timeout=${to}s t=$(up)"
+	echo "VMTEST-CASE-START $name" > /dev/kmsg
+	: > "$RESULTS_DIR/$name"
+	t0=$(date +%s)
+	CASE=$name setsid sh -c '. /vmtest/lib.sh; . "$1"' sh "$cf" < /dev/null &
+	pid=$!
+	end=$((t0 + to))
+	while kill -0 $pid 2>/dev/null; do
+		# reap it if it finished
+		if ! [ -d /proc/$pid ] || grep -q '^State:.*Z' /proc/$pid/status 2>/dev/null; then
+			break
+		fi
+		if [ "$(date +%s)" -ge $end ]; then
+			break
+		fi
+		sleep 0.2
+	done
+	if kill -0 $pid 2>/dev/null && ! grep -q '^State:.*Z' /proc/$pid/status 2>/dev/null; then
+		fail timeout "case still running after ${to}s: killed"
+		echo "VMTEST INFO $name stack of the case's tasks:"
+		for p in $(ps -o pid,pgid 2>/dev/null | awk -v g=$pid '$2==g{print $1}'); do
+			echo "VMTEST INFO $name task $p $(cat /proc/$p/cmdline 2>/dev/null | tr '\0' ' ')"
+			sed "s/^/VMTEST INFO $name   /" /proc/$p/stack 2>/dev/null
+		done
+		kill -KILL -- -$pid 2>/dev/null
+		sleep 2
+		if grep -q '^State:.*D' /proc/$pid/status 2>/dev/null; then
+			fail hung "case process stuck in D state: aborting the remaining cases"
+			echo w > /proc/sysrq-trigger 2>/dev/null
+			ABORT=1
+		fi
+		rc=killed
+	else
+		wait $pid
+		rc=$?
+	fi
+	if [ "$rc" != killed ] && [ "$rc" != 0 ]; then
+		fail exit_status "case exited with status $rc"
+	fi
+	# New kernel log lines of this case.
+	dmesg | sed -n "/VMTEST-CASE-START $name\$/,\$p" | grep -E "$DMESG_PAT" > /tmp/case.bad
+	if [ -s /tmp/case.bad ]; then
+		fail dmesg "$(wc -l < /tmp/case.bad) suspicious kernel log lines during the case"
+		sed "s/^/VMTEST DMESG_BAD $name: /" /tmp/case.bad | head -n 40
+	fi
+	[ $ABORT = 1 ] && break
+	# The case must leave the guest as it found it; restore it if it did not.
+	if ! guest_state_clean; then
+		fail left_state "case left:$GUEST_DIRT"
+		run_bounded 120 teardown_target || echo "VMTEST INFO $name cleanup: teardown failed: $ERR"
+		[ -d "/sys/class/infiniband/$IBDEV" ] || rxe_add || echo "VMTEST INFO $name cleanup: rxe_add: $ERR"
+		[ -d /sys/module/ib_srpt ] || try modprobe ib_srpt $SRPT_PARAMS
+		if ! guest_state_clean; then
+			fail cleanup "could not restore the guest:$GUEST_DIRT; aborting the remaining cases"
+			ABORT=1
+			break
+		fi
+	fi
+	res=PASS
+	grep -q '^SKIP ' "$RESULTS_DIR/$name" && ! grep -q '^PASS ' "$RESULTS_DIR/$name" && res=SKIP
+	grep -q '^FAIL ' "$RESULTS_DIR/$name" && res=FAIL
+	[ -s "$RESULTS_DIR/$name" ] || { fail no_results "case reported nothing"; res=FAIL; }
+	echo "VMTEST CASE_END $name $res $(($(date +%s) - t0))s pass=$(grep -c '^PASS ' "$RESULTS_DIR/$name") fail=$(grep -c '^FAIL ' "$RESULTS_DIR/$name") skip=$(grep -c '^SKIP ' "$RESULTS_DIR/$name") xfail=$(grep -c '^XFAIL ' "$RESULTS_DIR/$name")"
+done
+
+# --- final checks ---------------------------------------------------------------------------
+CASE=final
+phase final
+if [ $ABORT = 0 ]; then
+	if run_bounded 120 teardown_target; then
+		pass configfs_teardown
+	else
+		fail configfs_teardown "$ERR"
+	fi
+	if [ -d /sys/module/ib_srpt ]; then
+		if run_bounded 60 rmmod ib_srpt && [ ! -d /sys/module/ib_srpt ]; then
+			pass rmmod_ib_srpt
+		else
+			fail rmmod_ib_srpt "$ERR refcnt=$(module_refcnt)"
+		fi
+	else
+		fail rmmod_ib_srpt "ib_srpt was not loaded at the end"
+	fi
+	rmmod ib_srp 2>/dev/null
+	if rxe_del; then pass rxe_delete; else fail rxe_delete "rc=$? $ERR"; fi
+	try rmmod rdma_ucm ib_uverbs ib_umad
+	if try rmmod rdma_rxe; then pass rmmod_rdma_rxe; else fail rmmod_rdma_rxe "$ERR"; fi
+	rmmod target_core_iblock target_core_file 2>/dev/null
+	if try rmmod target_core_mod; then pass rmmod_target_core_mod; else
+		fail rmmod_target_core_mod "$ERR refcnt=$(module_refcnt target_core_mod)"; fi
+fi
+finish

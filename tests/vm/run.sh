@@ -1,0 +1,272 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/run.sh - run the srpt-dkms VM tests in qemu on a Debian kernel.
+#
+# Usage: tests/vm/run.sh <6.1|6.12|7.3|full-kver> [options]
+#
+#   --ko PATH           our ib_srpt.ko (.ko or .ko.xz). Default:
+#                       build/<kver>/src/ib_srpt.ko (or build/<6.1|6.12|7.3>/...);
+#                       for 6.x, if absent, built with scripts/devbuild.sh into
+#                       build/vm-devbuild/<kver>/
+#   --selftest-ko PATH  self-test module (repeatable). Default:
+#                       build/<kver>/tests/selftest/*.ko if present
+#   --cases GLOBS       comma-separated globs matched against the case file names
+#                       in tests/vm/cases/ (e.g. '0*', '001-*,2*', '*configfs*');
+#                       default: all
+#   --ref               test the in-kernel ib_srpt instead (validates the cases;
+#                       known upstream bugs report XFAIL there)
+#   --params STR        ib_srpt module parameters for the initial load
+#   --timeout S         hard limit for the whole qemu run (default 1500)
+#   --case-timeout S    default per-case limit inside the guest (default 300;
+#                       a case may override it with a "# vmtest-timeout: N" line)
+#   --append STR        extra kernel command line (e.g. 'slub_debug=FZPU')
+#   --mem MB, --smp N   guest memory (2048) and CPUs (2)
+#   --tcg               do not use KVM even if /dev/kvm is usable (KVM is used
+#                       only if a probe boot works; SRPT_VM_ACCEL=kvm|tcg forces)
+#   --console           kernel messages at loglevel 7 on the console
+#   --kmsg              always print the guest's whole dmesg at the end
+#   --no-tools          do not build/copy tests/tools
+#   --log FILE          console log (default build/vm-logs/<kver>-<mode>-<time>.log)
+#   --quiet             do not echo results live (only the summary)
+#   --keep              keep the work directory (initramfs) for inspection
+#
+# Kernels are cached in $SRPT_VM_CACHE (default /var/cache/srpt-dkms/vm), see
+# fetch-kernel.sh. Guest side: guest-init.sh (common setup, cases, final
+# checks), lib.sh (helpers for cases: read its header), cases/NNN-*.sh.
+#
+# Exit status: 0 all checks passed (SKIP/XFAIL allowed); 1 a check failed or
+# the guest did not reach the end; 2 usage/setup error; 124 qemu timed out.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+CACHE=${SRPT_VM_CACHE:-/var/cache/srpt-dkms/vm}
+export SRPT_VM_CACHE=$CACHE
+
+usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
+[ $# -ge 1 ] || usage
+case $1 in -h | --help | -*) usage ;; esac
+KARG=$1
+shift
+KO="" SELFTEST=() GLOBS="" MODE=ours PARAMS="" TIMEOUT=1500 CASE_TIMEOUT=300
+APPEND="" MEM=2048 SMP=2 TCG=0 CONSOLE=0 KMSG=0 TOOLS=1 LOG="" QUIET=0 KEEP=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--ko) KO=$(readlink -f "$2"); shift 2 ;;
+	--selftest-ko) SELFTEST+=("$(readlink -f "$2")"); shift 2 ;;
+	--cases) GLOBS=$2; shift 2 ;;
+	--ref) MODE=ref; shift ;;
+	--params) PARAMS=$2; shift 2 ;;
+	--timeout) TIMEOUT=$2; shift 2 ;;
+	--case-timeout) CASE_TIMEOUT=$2; shift 2 ;;
+	--append) APPEND=$2; shift 2 ;;
+	--mem) MEM=$2; shift 2 ;;
+	--smp) SMP=$2; shift 2 ;;
+	--tcg) TCG=1; shift ;;
+	--console) CONSOLE=1; shift ;;
+	--kmsg) KMSG=1; shift ;;
+	--no-tools) TOOLS=0; shift ;;
+	--log) LOG=$(readlink -f "$2"); shift 2 ;;
+	--quiet) QUIET=1; shift ;;
+	--keep) KEEP=1; shift ;;
+	-h | --help) usage ;;
+	*) echo "run.sh: unknown option $1" >&2; usage ;;
+	esac
+done
+log() { echo "[vm] $*"; }
+die() { echo "[vm] ERROR: $*" >&2; exit 2; }
+
+missing=""
+for t in qemu-system-x86_64:qemu-system-x86 /bin/busybox:busybox-static rdma:iproute2 \
+	 depmod:kmod modinfo:kmod cpio:cpio xz:xz-utils zstd:zstd fio:fio sg_raw:sg3-utils \
+	 timeout:coreutils flock:util-linux; do
+	command -v "${t%%:*}" >/dev/null || missing="$missing ${t#*:}"
+done
+[ -e /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so ] ||
+	ls /usr/lib/x86_64-linux-gnu/libibverbs/librxe-*.so >/dev/null 2>&1 || missing="$missing ibverbs-providers"
+[ -z "$missing" ] || die "missing host packages:$missing (run scripts/install-deps.sh)"
+
+# --- kernel ----------------------------------------------------------------------------
+eval "$("$HERE/fetch-kernel.sh" "$KARG")" || die "cannot fetch kernel $KARG"
+[ -f "$KDIR/vmlinuz" ] || die "no $KDIR/vmlinuz"
+case $KARG in 6.1 | 6.12 | 7.3) SHORT=$KARG ;; *) SHORT=$(echo "$KVER" | cut -d. -f1,2) ;; esac
+log "kernel $KVER ($KDIR)"
+
+# --- our module ------------------------------------------------------------------------
+first_file() { for f in "$@"; do [ -f "$f" ] && { echo "$f"; return 0; }; done; return 1; }
+SRCV=""
+if [ "$MODE" = ours ]; then
+	if [ -z "$KO" ]; then
+		KO=$(first_file "$TOP/build/$KVER/src/ib_srpt.ko" "$TOP/build/$SHORT/src/ib_srpt.ko" \
+			"$TOP/build/$KVER/src/ib_srpt.ko.xz") || KO=""
+	fi
+	if [ -z "$KO" ]; then
+		[ -d "/usr/src/linux-headers-$KVER" ] ||
+			die "no build/$KVER/src/ib_srpt.ko and no headers to build it (run 'make matrix' or pass --ko)"
+		DB=$TOP/build/vm-devbuild/$KVER
+		log "no module in build/$KVER/src: building with scripts/devbuild.sh into $DB"
+		mkdir -p "$DB"
+		(flock 9; "$TOP/scripts/devbuild.sh" "$KVER" "$DB") 9>"$TOP/build/vm-devbuild/.lock-$KVER" > "$DB.log" 2>&1 ||
+			{ tail -n 30 "$DB.log" >&2; die "devbuild for $KVER failed (log $DB.log)"; }
+		KO=$DB/src/ib_srpt.ko
+	fi
+	[ -f "$KO" ] || die "no such module: $KO"
+	vm=$(modinfo -F vermagic "$KO" | awk '{print $1}')
+	[ "$vm" = "$KVER" ] || die "$KO was built for '$vm', not $KVER"
+	SRCV=$(modinfo -F srcversion "$KO")
+	newest=$(find "$TOP/src" "$TOP/include" -newer "$KO" -name '*.[ch]' 2>/dev/null | head -n 3 | tr '\n' ' ')
+	[ -z "$newest" ] || log "WARNING: $KO is older than: $newest"
+	log "module $KO srcversion=$SRCV version=$(modinfo -F version "$KO" 2>/dev/null)"
+else
+	log "mode ref: in-kernel ib_srpt"
+fi
+if [ ${#SELFTEST[@]} = 0 ]; then
+	for f in "$TOP/build/$KVER"/tests/selftest/*.ko "$TOP/build/$SHORT"/tests/selftest/*.ko; do
+		[ -f "$f" ] || continue
+		SELFTEST+=("$f")
+		break
+	done
+fi
+[ ${#SELFTEST[@]} = 0 ] || log "self-test module: ${SELFTEST[*]}"
+
+# --- tools -------------------------------------------------------------------------------
+TOOL_FILES=()
+if [ "$TOOLS" = 1 ] && [ -f "$TOP/tests/tools/Makefile" ]; then
+	mkdir -p "$TOP/build"
+	if (flock 9; make -s -C "$TOP/tests/tools") 9>"$TOP/build/.tools.lock" > "$TOP/build/tools.log" 2>&1; then
+		while IFS= read -r f; do
+			[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+			TOOL_FILES+=("$f")
+		done < <(find "$TOP/tests/tools" -type f -perm -u+x ! -name '*.ko' ! -name '*.so' ! -name '*.sh' | sort)
+		log "tools: ${#TOOL_FILES[@]} binaries from tests/tools"
+	else
+		tail -n 20 "$TOP/build/tools.log" >&2
+		die "make -C tests/tools failed (log build/tools.log)"
+	fi
+fi
+
+# --- cases ---------------------------------------------------------------------------------
+CASE_FILES=()
+for f in "$HERE"/cases/*.sh; do
+	[ -f "$f" ] || continue
+	b=$(basename "$f")
+	if [ -n "$GLOBS" ]; then
+		ok=0
+		IFS=, read -ra gl <<< "$GLOBS"
+		for g in "${gl[@]}"; do
+			# shellcheck disable=SC2053
+			[[ $b == $g ]] || [[ $b == $g.sh ]] && ok=1
+		done
+		[ $ok = 1 ] || continue
+	fi
+	CASE_FILES+=("$f")
+done
+[ ${#CASE_FILES[@]} -gt 0 ] || log "WARNING: no case matches '${GLOBS:-*}' (only setup and final checks run)"
+log "cases: $(for f in "${CASE_FILES[@]}"; do basename "$f" .sh; done | tr '\n' ' ')"
+
+# --- initramfs -------------------------------------------------------------------------------
+WORK=$(mktemp -d /tmp/srpt-vm.XXXXXX)
+# shellcheck disable=SC2064
+[ "$KEEP" = 1 ] || trap "rm -rf '$WORK'" EXIT
+{
+	echo "SRPT_MODE=$MODE"
+	echo "SRPT_EXPECT_SRCVERSION='$SRCV'"
+	echo "SRPT_PARAMS='$PARAMS'"
+	echo "CASE_TIMEOUT=$CASE_TIMEOUT"
+	echo "VERBOSE_KMSG=$KMSG"
+} > "$WORK/vmtest.conf"
+args=(--kver "$KVER" --kdir "$KDIR" --out "$WORK/initramfs.cpio" --conf "$WORK/vmtest.conf" --mode "$MODE")
+[ "$MODE" = ours ] && args+=(--ko "$KO")
+for f in "${SELFTEST[@]}"; do args+=(--selftest-ko "$f"); done
+for f in "${TOOL_FILES[@]}"; do args+=(--tool "$f"); done
+for f in "${CASE_FILES[@]}"; do args+=(--case "$f"); done
+t0=$(date +%s)
+"$HERE/build-initramfs.sh" "${args[@]}" || die "initramfs build failed"
+log "initramfs built in $(( $(date +%s) - t0 )) s"
+
+# --- boot ---------------------------------------------------------------------------------------
+if [ -z "$LOG" ]; then
+	mkdir -p "$TOP/build/vm-logs"
+	LOG=$TOP/build/vm-logs/$KVER-$MODE-$(date +%Y%m%d-%H%M%S)-$$.log
+fi
+mkdir -p "$(dirname "$LOG")"
+ACCEL=(-accel tcg,thread=multi)
+CPU=max
+KVM_CPU=${SRPT_VM_KVM_CPU:-max,-arch-capabilities}
+# /dev/kvm may exist but be unusable (nested virtualization on this kind of
+# host: the guest hangs before the first kernel message). Probe once per host
+# boot: KVM counts as usable if the kernel prints its banner within 20 s.
+kvm_usable() {
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	local stamp=$CACHE/kvm-probe.$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
+	if [ ! -f "$stamp" ]; then
+		timeout 20 qemu-system-x86_64 -machine q35 -accel kvm -cpu "$KVM_CPU" -smp 1 -m 256 \
+			-nographic -no-reboot -nic none -kernel "$KDIR/vmlinuz" \
+			-append 'console=ttyS0 earlyprintk=ttyS0 panic=-1 loglevel=8 rdinit=/nonexistent' \
+			< /dev/null > "$stamp.out" 2>&1 || true
+		if grep -a -q 'Linux version' "$stamp.out"; then
+			echo yes > "$stamp"
+		else
+			echo no > "$stamp"
+		fi
+		log "KVM probe: $(cat "$stamp") (cached in $stamp)"
+	fi
+	[ "$(cat "$stamp")" = yes ]
+}
+case ${SRPT_VM_ACCEL:-auto} in
+kvm) ACCEL=(-accel kvm); CPU=$KVM_CPU ;;
+tcg) ;;
+*) if [ "$TCG" = 0 ] && kvm_usable; then ACCEL=(-accel kvm); CPU=$KVM_CPU; fi ;;
+esac
+LOGLEVEL=4
+[ "$CONSOLE" = 1 ] && LOGLEVEL=7
+CMDLINE="console=ttyS0 panic=-1 loglevel=$LOGLEVEL mitigations=off rdinit=/init${APPEND:+ $APPEND}"
+QEMU=(qemu-system-x86_64 -machine q35 "${ACCEL[@]}" -cpu "$CPU" -smp "$SMP" -m "$MEM"
+      -nographic -no-reboot -nic none -kernel "$KDIR/vmlinuz" -initrd "$WORK/initramfs.cpio"
+      -append "$CMDLINE")
+log "qemu ${ACCEL[*]} -smp $SMP -m $MEM, timeout ${TIMEOUT}s, log $LOG"
+us() { local t=$EPOCHREALTIME; echo $(( 10#${t/./} )); }
+start=$(us)
+set +e
+timeout -k 10 "$TIMEOUT" "${QEMU[@]}" < /dev/null 2>&1 |
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		t=$(( $(us) - start ))
+		printf '[%4d.%03d] %s\n' $((t / 1000000)) $(((t / 1000) % 1000)) "$line" >> "$LOG"
+		if [ "$QUIET" = 0 ]; then
+			case $line in
+			*"VMTEST RESULT"* | *"VMTEST CASE_END"* | *"VMTEST DMESG_BAD"* | *"VMTEST DONE"*)
+				echo "  ${line#*VMTEST }" ;;
+			esac
+		fi
+	done
+qrc=${PIPESTATUS[0]}
+set -e
+wall=$(( ($(us) - start) / 1000000 ))
+
+# --- summary -------------------------------------------------------------------------------------
+res() { grep -o "VMTEST RESULT [^ ]* $1\b.*" "$LOG" | sed 's/^VMTEST RESULT //' || true; }
+np=$(res PASS | grep -c . || true)
+nf=$(res FAIL | grep -c . || true)
+ns=$(res SKIP | grep -c . || true)
+nx=$(res XFAIL | grep -c . || true)
+echo "==== VM test summary: $KVER mode=$MODE (qemu exit $qrc, ${wall}s, ${ACCEL[1]}) ===="
+grep -o 'VMTEST CASE_END .*' "$LOG" | sed 's/^VMTEST CASE_END /  /' || true
+if [ "$nf" -gt 0 ]; then
+	echo "---- failures ----"
+	res FAIL | sed 's/^/  /'
+fi
+[ "$nx" -gt 0 ] && { echo "---- expected failures (--ref, upstream bugs) ----"; res XFAIL | sed 's/^/  /'; }
+rc=0
+[ "$nf" -gt 0 ] && rc=1
+if ! grep -q 'VMTEST DONE' "$LOG"; then
+	echo "  guest did not reach the end (no VMTEST DONE): last lines:"
+	tail -n 25 "$LOG" | sed 's/^/    /'
+	rc=1
+fi
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	echo "  qemu TIMED OUT after ${TIMEOUT}s"
+	rc=124
+fi
+echo "RESULT $KVER $MODE: $np passed, $nf failed, $ns skipped, $nx xfail; wall ${wall}s; log $LOG"
+exit $rc
