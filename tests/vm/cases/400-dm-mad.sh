@@ -178,6 +178,43 @@ else
 	fail reload-req-size "$ERR"
 fi
 
+# --- port refresh (PORT_ERR / PORT_ACTIVE) keeps exactly one agent ----------
+# On RoCE lid and sm_lid are 0, so every port event runs the refresh work,
+# which registers again: that must neither fail nor stack a second agent.
+ip link set "$NETDEV" down
+wait_for 20 sh -c "! grep -q ACTIVE /sys/class/infiniband/$IBDEV/ports/$IBPORT/state"
+ip link set "$NETDEV" up
+if wait_for 30 grep -q ACTIVE "/sys/class/infiniband/$IBDEV/ports/$IBPORT/state"; then
+	wait_for 10 sh -c "grep -q ':ffff:' /sys/class/infiniband/$IBDEV/ports/$IBPORT/gids/*"
+	sleep 1
+	check refresh-cap-bit-set dm_bit_set
+	expect_q refresh-get-iounitinfo "$IOU_EXPECT" iou
+else
+	fail refresh-port-active "port not ACTIVE after link up"
+fi
+
+# --- unload and reload while queries arrive ----------------------------------
+(
+	i=0
+	while [ $i -lt 30 ]; do
+		dm_query -C "$IBDEV" -P "$IBPORT" -t 300 iou >/dev/null 2>&1
+		i=$((i + 1))
+	done
+) &
+QPID=$!
+cycles_ok=1
+for n in 1 2 3; do
+	try rmmod ib_srpt || { cycles_ok=0; info "rmmod $n: $ERR"; }
+	try modprobe ib_srpt || { cycles_ok=0; info "modprobe $n: $ERR"; }
+done
+wait $QPID
+if [ $cycles_ok = 1 ]; then
+	pass reload-under-queries
+else
+	fail reload-under-queries "rmmod/modprobe failed while queries arrived"
+fi
+expect_q reload-under-queries-iou "$IOU_EXPECT" iou
+
 # --- module unload -----------------------------------------------------------
 teardown_target >/dev/null 2>&1
 if try rmmod ib_srpt; then
