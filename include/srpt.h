@@ -525,6 +525,7 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 int srpt_post_recv(struct srpt_device *sdev, struct srpt_rdma_ch *ch,
 		   struct srpt_recv_ioctx *ioctx);
 void srpt_process_wait_list(struct srpt_rdma_ch *ch);
+void srpt_drain_wait_list(struct srpt_rdma_ch *ch);
 int srpt_check_stop_free(struct se_cmd *cmd);
 void srpt_release_cmd(struct se_cmd *cmd);
 int srpt_write_pending(struct se_cmd *cmd);

@@ -698,6 +698,26 @@ void srpt_process_wait_list(struct srpt_rdma_ch *ch)
 }
 
 /**
+ * srpt_drain_wait_list() - drop the IUs still waiting on a dying channel.
+ * @ch: channel being released; its QP still exists and every completion
+ *	of it has been processed (the zero-length write has flushed).
+ *
+ * Receive buffers of the device's SRQ are posted again, so that the SRQ
+ * does not lose a buffer per IU left behind; buffers of the channel's own
+ * ring are freed with the ring.
+ */
+void srpt_drain_wait_list(struct srpt_rdma_ch *ch)
+{
+	struct srpt_recv_ioctx *rio, *tmp;
+
+	list_for_each_entry_safe(rio, tmp, &ch->cmd_wait_list, wait_list) {
+		list_del_init(&rio->wait_list);
+		if (ch->qp->srq)
+			srpt_repost_recv(ch, rio);
+	}
+}
+
+/**
  * srpt_send_done() - completion of the SEND of a response.
  * @cq: completion queue.
  * @wc: work completion.
