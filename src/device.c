@@ -19,6 +19,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
+#include <linux/string.h>
 #include <rdma/ib_cache.h>
 
 #include "srpt.h"
@@ -50,6 +51,7 @@ int srpt_refresh_port(struct srpt_port *sport)
 	struct srpt_device *sdev = sport->sdev;
 	struct ib_port_attr port_attr;
 	union ib_gid gid;
+	bool changed;
 	int ret;
 
 	ret = ib_query_port(sdev->device, sport->port, &port_attr);
@@ -67,8 +69,15 @@ int srpt_refresh_port(struct srpt_port *sport)
 		       dev_name(&sdev->device->dev), sport->port, ret);
 		return ret;
 	}
+	/* a change after the first query is worth a line in the log */
+	changed = memchr_inv(sport->gid.raw, 0, sizeof(sport->gid.raw)) &&
+		  memcmp(&sport->gid, &gid, sizeof(gid)) != 0;
 	sport->gid = gid;
 	srpt_port_set_names(sport, &gid);
+	if (changed)
+		pr_info("%s-%u: GID 0 changed; port names now %s and %s\n",
+			dev_name(&sdev->device->dev), sport->port,
+			sport->guid_name, sport->gid_name);
 
 	if (!rdma_protocol_iwarp(sdev->device, sport->port))
 		srpt_mad_register(sport);
