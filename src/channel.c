@@ -644,7 +644,7 @@ static void srpt_ch_stop_session(struct srpt_rdma_ch *ch)
 
 	if (!sess)
 		return;
-	target_stop_session(sess);
+	srpt_compat_stop_session(sess);
 	target_wait_for_sess_cmds(sess);
 	target_remove_session(sess);
 	ch->sess = NULL;
