@@ -12,11 +12,15 @@
  *     -H MS      after a successful login stay connected up to MS ms and
  *                report whether the target disconnected
  *     -T MS      timeout for each CM step (default 5000)
+ *     -s HEX     after a successful login send this IU (hex bytes; "@FILE"
+ *                reads raw bytes from FILE) and wait for one IU back
+ *     -S LEN     pad the IU sent with -s with zeroes to LEN bytes
  *
  * Output (stdout, one key=value per line): result=accepted|rejected|error,
  * then for accepted: req_lim_delta, max_it_iu_len, max_ti_iu_len, buf_fmt,
  * rsp_flags; for rejected: cm_status and, if an SRP_LOGIN_REJ came back,
- * reason; with -H: disconnected=0|1. Exit status 0 if the CM exchange
+ * reason; with -s: sent=N, then reply_len, reply_opcode and reply (hex) or
+ * reply=none; with -H: disconnected=0|1. Exit status 0 if the CM exchange
  * completed (accepted or rejected), 1 otherwise.
  */
 #include <arpa/inet.h>
@@ -102,12 +106,116 @@ static int expect(struct rdma_event_channel *ec, enum rdma_cm_event_type t)
 	return ok ? 0 : -1;
 }
 
+static int load_iu(const char *arg, uint8_t *buf, int max)
+{
+	int n = 0;
+
+	if (arg[0] == '@') {
+		FILE *f = fopen(arg + 1, "rb");
+
+		if (!f)
+			return -1;
+		n = fread(buf, 1, max, f);
+		fclose(f);
+		return n;
+	}
+	while (arg[0] && arg[1] && n < max) {
+		unsigned int v;
+
+		if (sscanf(arg, "%2x", &v) != 1)
+			return -1;
+		buf[n++] = v;
+		arg += 2;
+	}
+	return n;
+}
+
+/*
+ * Send one IU on the connected QP and wait for one IU from the target.
+ * Prints sent=, reply_len=, reply_opcode= and reply= lines.
+ */
+static void exchange_iu(struct rdma_cm_id *id, struct ibv_pd *pd,
+			struct ibv_cq *cq, const char *arg, int pad)
+{
+	static uint8_t sbuf[65536], rbuf[65536];
+	struct ibv_mr *smr, *rmr;
+	struct ibv_sge ssge, rsge;
+	struct ibv_send_wr swr, *bad_s;
+	struct ibv_recv_wr rwr, *bad_r;
+	struct ibv_wc wc;
+	int len, i, got_recv = 0, waited = 0;
+
+	len = load_iu(arg, sbuf, sizeof(sbuf));
+	if (len < 0) {
+		fprintf(stderr, "bad IU argument\n");
+		return;
+	}
+	if (pad > len && pad <= (int)sizeof(sbuf))
+		len = pad;
+	smr = ibv_reg_mr(pd, sbuf, sizeof(sbuf), IBV_ACCESS_LOCAL_WRITE);
+	rmr = ibv_reg_mr(pd, rbuf, sizeof(rbuf), IBV_ACCESS_LOCAL_WRITE |
+			 IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	if (!smr || !rmr) {
+		perror("ibv_reg_mr");
+		return;
+	}
+	rsge.addr = (uintptr_t)rbuf;
+	rsge.length = sizeof(rbuf);
+	rsge.lkey = rmr->lkey;
+	memset(&rwr, 0, sizeof(rwr));
+	rwr.wr_id = 2;
+	rwr.sg_list = &rsge;
+	rwr.num_sge = 1;
+	ssge.addr = (uintptr_t)sbuf;
+	ssge.length = len;
+	ssge.lkey = smr->lkey;
+	memset(&swr, 0, sizeof(swr));
+	swr.wr_id = 1;
+	swr.sg_list = &ssge;
+	swr.num_sge = 1;
+	swr.opcode = IBV_WR_SEND;
+	swr.send_flags = IBV_SEND_SIGNALED;
+	if (ibv_post_recv(id->qp, &rwr, &bad_r) ||
+	    ibv_post_send(id->qp, &swr, &bad_s)) {
+		perror("ibv_post");
+		return;
+	}
+	printf("sent=%d\n", len);
+	while (!got_recv && waited < timeout_ms) {
+		int n = ibv_poll_cq(cq, 1, &wc);
+
+		if (n <= 0) {
+			usleep(1000);
+			waited++;
+			continue;
+		}
+		if (wc.wr_id == 1 && wc.status != IBV_WC_SUCCESS)
+			printf("send_status=%d\n", wc.status);
+		if (wc.wr_id != 2)
+			continue;
+		got_recv = 1;
+		if (wc.status != IBV_WC_SUCCESS) {
+			printf("reply=none\nrecv_status=%d\n", wc.status);
+			break;
+		}
+		printf("reply_len=%u\n", wc.byte_len);
+		printf("reply_opcode=0x%02x\n", rbuf[0]);
+		printf("reply=");
+		for (i = 0; i < (int)wc.byte_len && i < 256; i++)
+			printf("%02x", rbuf[i]);
+		printf("\n");
+	}
+	if (!got_recv)
+		printf("reply=none\n");
+}
+
 int main(int argc, char **argv)
 {
 	const char *addr = NULL, *port = "5555";
 	struct login_req_rdma req;
 	uint8_t guid[8] = { 0 };
-	int have_guid = 0, have_tpid = 0, hold_ms = 0, opt, rc = 1;
+	int have_guid = 0, have_tpid = 0, hold_ms = 0, opt, rc = 1, pad = 0;
+	const char *iu = NULL;
 	unsigned long it_iu_len = 8260, flags = 0, imm_off = 0;
 	struct rdma_event_channel *ec;
 	struct rdma_cm_id *id;
@@ -121,7 +229,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&req, 0, sizeof(req));
 	req.initiator_port_id[15] = 1;
-	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:s:S:")) != -1) {
 		switch (opt) {
 		case 'a':
 			addr = optarg;
@@ -157,6 +265,12 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			timeout_ms = atoi(optarg);
+			break;
+		case 's':
+			iu = optarg;
+			break;
+		case 'S':
+			pad = atoi(optarg);
 			break;
 		default:
 			goto usage;
@@ -257,6 +371,9 @@ int main(int argc, char **argv)
 	if (accepted) {
 		int disconnected = 0;
 
+		if (iu)
+			exchange_iu(id, pd, cq, iu, pad);
+
 		if (hold_ms) {
 			ev = next_event(ec, hold_ms);
 			if (ev) {
@@ -283,7 +400,7 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr,
-		"usage: %s -a ADDR [-p PORT] -g GUID [-t HEX32] [-i HEX32] [-l LEN] [-f FLAGS] [-o OFF] [-H MS] [-T MS]\n",
+		"usage: %s -a ADDR [-p PORT] -g GUID [-t HEX32] [-i HEX32] [-l LEN] [-f FLAGS] [-o OFF] [-H MS] [-T MS] [-s HEX|@FILE] [-S LEN]\n",
 		argv[0]);
 	return 2;
 }
