@@ -84,6 +84,7 @@ void srpt_iu_get_desc(const void *iu, const struct srpt_cmd_desc *desc,
 		      u32 i, u64 *va, u32 *key, u32 *len);
 int srpt_iu_check_tsk_mgmt(const void *iu, u32 byte_len);
 int srpt_iu_build_sense(u8 *buf, u32 size, u8 key, u8 asc, u8 ascq);
+u32 srpt_iu_sense_len(const u8 *sense, u32 len);
 int srpt_iu_build_rsp(void *buf, u32 buf_size, u32 max_ti_iu_len,
 		      const struct srpt_rsp_info *info);
 int srpt_iu_build_tsk_mgmt_rsp(void *buf, u32 buf_size, u32 max_ti_iu_len,

@@ -271,6 +271,34 @@ int srpt_iu_build_sense(u8 *buf, u32 size, u8 key, u8 asc, u8 ascq)
 	return SRPT_FIXED_SENSE_LEN;
 }
 
+/**
+ * srpt_iu_sense_len() - number of meaningful bytes in a sense buffer.
+ * @sense: sense data.
+ * @len: bytes available in @sense (LIO always reports its full buffer).
+ *
+ * Fixed (70h/71h) and descriptor (72h/73h) format sense data carry their
+ * length in byte 7; anything else is taken as @len bytes.
+ *
+ * Return: 8 plus the additional sense length, at most @len.
+ */
+u32 srpt_iu_sense_len(const u8 *sense, u32 len)
+{
+	u32 n;
+
+	if (len < 8)
+		return len;
+	switch (sense[0] & 0x7f) {
+	case 0x70:
+	case 0x71:
+	case 0x72:
+	case 0x73:
+		n = 8 + sense[7];
+		return n < len ? n : len;
+	default:
+		return len;
+	}
+}
+
 /* Bytes of sense or response data that fit after the SRP_RSP header. */
 static u32 srpt_iu_rsp_room(u32 buf_size, u32 max_ti_iu_len)
 {

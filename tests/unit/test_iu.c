@@ -363,6 +363,21 @@ static void test_sense(void)
 	CHECK_EQ(s[12], 0x0e);
 	CHECK_EQ(s[13], 0x03);
 	CHECK_EQ(srpt_iu_build_sense(s, 17, 0x05, 0x0e, 0x03), -EINVAL);
+
+	/* meaningful length of a padded sense buffer */
+	{
+		u8 b[96] = { 0x70, 0, 5, 0, 0, 0, 0, 10 };
+
+		CHECK_EQ(srpt_iu_sense_len(b, 96), 18);
+		b[0] = 0xf2;	/* descriptor format, VALID bit set */
+		b[7] = 200;
+		CHECK_EQ(srpt_iu_sense_len(b, 96), 96);
+		b[7] = 20;
+		CHECK_EQ(srpt_iu_sense_len(b, 96), 28);
+		CHECK_EQ(srpt_iu_sense_len(b, 7), 7);
+		b[0] = 0x7f;	/* vendor specific: all of it */
+		CHECK_EQ(srpt_iu_sense_len(b, 96), 96);
+	}
 }
 
 static void test_rsp(void)

@@ -5,8 +5,13 @@
 # (rd_mcp and fileio), in three configurations:
 #   A  defaults: per-channel receive rings, ib_srp immediate data on
 #   B  use_srq=1 (shared receive queue; immediate data not negotiated)
-#   C  immediate data off and ib_srp never_register=1 cmd_sg_entries=2
-#      indirect_sg_entries=256, which forces indirect descriptor tables
+#   C  immediate data off and ib_srp never_register=1, so that every
+#      request of more than one segment uses an indirect descriptor table;
+#      cmd_sg_entries=indirect_sg_entries=255 makes the tables as large as
+#      SRP allows inline (the target, like the in-kernel one, does not
+#      fetch external tables, so ib_srp must not need them: with
+#      indirect_sg_entries > cmd_sg_entries ib_srp fails such requests
+#      itself with "Could not fit S/G list into SRP_CMD")
 # About 290 MiB are written and verified in total, mostly in 1 MiB
 # requests to keep the run short under emulation.
 # vmtest-timeout: 600
@@ -118,7 +123,7 @@ fi
 teardown_target || fail teardown "config B"
 
 # --- C: indirect descriptors, no immediate data -----------------------------
-if reload_ib_srp never_register=1 cmd_sg_entries=2 indirect_sg_entries=256 \
+if reload_ib_srp never_register=1 cmd_sg_entries=255 indirect_sg_entries=255 \
 	use_imm_data=0 && start_config 0; then
 	fio_verify C-rand4k-qd32 "$LUN0" randwrite 4k 32 4m
 	fio_verify C-seq1m-qd32 "$LUN0" write 1m 32 32m
