@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# check.sh - the whole srpt-dkms test suite (`make check`). Run as root on a
+# Debian 12 machine, from a fresh clone or a work tree.
+#
+# Usage: scripts/check.sh [--only STEP[,STEP...]] [--skip STEP[,STEP...]] [--list]
+#
+# Steps (in order; a step whose test code does not exist yet is skipped):
+#   deps      scripts/install-deps.sh
+#   matrix    make matrix            (modules for every kernel, build/<kver>/)
+#   lint      make lint              (if the Makefile has a lint target)
+#   unit      make -C tests/unit check
+#   fuzz      make -C tests/fuzz check
+#   pkg       tests/pkg/run.sh
+#   vm-6.1    tests/vm/run.sh 6.1    (VM tests with our module)
+#   vm-6.12   tests/vm/run.sh 6.12
+#   vm-7.3    tests/vm/run.sh 7.3
+#
+# Every step's full output goes to $CHECK_LOG_DIR (default
+# build/check-logs/<date>/<step>.log); the console gets one status line per
+# step (and the tail of the log of a failed step). The last line is
+# "N passed, N failed, N skipped". Exit status 0 only if nothing failed.
+#
+# Environment: CHECK_VM_KERNELS (default "6.1 6.12 7.3"), CHECK_VM_ARGS (extra
+# run.sh arguments), CHECK_VM_TIMEOUT (qemu limit per kernel, default 1200 s).
+set -uo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP"
+ONLY="" SKIP=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--only) ONLY=",$2,"; shift 2 ;;
+	--skip) SKIP=",$2,"; shift 2 ;;
+	--list) sed -n '/^# Steps/,/^#$/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) echo "check.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+
+LOGDIR=${CHECK_LOG_DIR:-$TOP/build/check-logs/$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$LOGDIR"
+VM_KERNELS=${CHECK_VM_KERNELS:-6.1 6.12 7.3}
+VM_TIMEOUT=${CHECK_VM_TIMEOUT:-1200}
+NPASS=0 NFAIL=0 NSKIP=0
+FAILED=""
+T_START=$(date +%s)
+
+status() { # status STEP RESULT SECONDS [note]
+	printf '[check] %-8s %-4s %5ss%s\n' "$1" "$2" "$3" "${4:+  $4}"
+}
+
+has_make_target() { # has_make_target TARGET [DIR] (reads make's database, runs nothing)
+	make -C "${2:-.}" -pRrq : 2>/dev/null | grep -q "^$1:"
+}
+
+# step NAME COMMAND... : run, log, count
+step() {
+	local name=$1
+	shift
+	if [ -n "$ONLY" ] && [[ $ONLY != *",$name,"* ]]; then return 0; fi
+	if [ -n "$SKIP" ] && [[ $SKIP == *",$name,"* ]]; then
+		status "$name" SKIP 0 "(--skip)"
+		NSKIP=$((NSKIP + 1))
+		return 0
+	fi
+	local log=$LOGDIR/$name.log t0 rc
+	t0=$(date +%s)
+	echo "+ $*" > "$log"
+	"$@" < /dev/null >> "$log" 2>&1
+	rc=$?
+	local dt=$(( $(date +%s) - t0 ))
+	echo "+ exit status $rc after ${dt}s" >> "$log"
+	if [ $rc = 0 ]; then
+		status "$name" PASS "$dt" "$(step_note "$name" "$log")"
+		NPASS=$((NPASS + 1))
+	else
+		status "$name" FAIL "$dt" "exit $rc, log $log"
+		grep -a -E '^(RESULT|  .* FAIL|FAIL)|VMTEST RESULT .* FAIL' "$log" | head -n 20 | sed 's/^/    /'
+		tail -n 15 "$log" | sed 's/^/    | /'
+		NFAIL=$((NFAIL + 1))
+		FAILED="$FAILED $name"
+	fi
+}
+skip_step() { # skip_step NAME why
+	if [ -n "$ONLY" ] && [[ $ONLY != *",$1,"* ]]; then return 0; fi
+	status "$1" SKIP 0 "$2"
+	NSKIP=$((NSKIP + 1))
+}
+step_note() { # one-line summary of a passed step, if its log has one
+	case $1 in
+	vm-*) grep -a '^RESULT ' "$2" | tail -n 1 | sed 's/; log .*//' ;;
+	*) grep -a -E -i '^[0-9]+ passed|passed, [0-9]+ failed|^# (pass|fail)' "$2" | tail -n 1 ;;
+	esac
+}
+
+echo "[check] srpt-dkms test suite in $TOP (logs: $LOGDIR)"
+
+if [ -x scripts/install-deps.sh ]; then
+	step deps scripts/install-deps.sh
+else
+	skip_step deps "(no scripts/install-deps.sh)"
+fi
+
+if has_make_target matrix; then
+	step matrix make matrix
+else
+	skip_step matrix "(no 'matrix' target in Makefile yet)"
+fi
+
+if has_make_target lint; then
+	step lint make lint
+else
+	skip_step lint "(no 'lint' target in Makefile yet)"
+fi
+
+if [ -f tests/unit/Makefile ]; then
+	step unit make -C tests/unit check
+else
+	skip_step unit "(no tests/unit/Makefile yet)"
+fi
+
+if [ -f tests/fuzz/Makefile ]; then
+	step fuzz make -C tests/fuzz check
+else
+	skip_step fuzz "(no tests/fuzz/Makefile yet)"
+fi
+
+if [ -x tests/pkg/run.sh ]; then
+	step pkg tests/pkg/run.sh
+elif [ -f tests/pkg/run.sh ]; then
+	step pkg bash tests/pkg/run.sh
+else
+	skip_step pkg "(no tests/pkg/run.sh yet)"
+fi
+
+for k in $VM_KERNELS; do
+	# shellcheck disable=SC2086
+	step "vm-$k" tests/vm/run.sh "$k" --timeout "$VM_TIMEOUT" ${CHECK_VM_ARGS:-}
+done
+
+echo "[check] total $(( $(date +%s) - T_START ))s; logs in $LOGDIR${FAILED:+; failed:$FAILED}"
+echo "$NPASS passed, $NFAIL failed, $NSKIP skipped"
+[ "$NFAIL" = 0 ]
