@@ -11,6 +11,10 @@
 #     $SRPT_VM_CACHE/base-<hash>.cpio: busybox, rdma, fio, sg3-utils, lsscsi,
 #     libibverbs + librdmacm + libibumad + the rxe provider (with every shared
 #     library from ldd, mode 0755), merged-/usr layout (/lib -> usr/lib, ...).
+#     fio and its 83 MB of libraries go to an ext4 image instead
+#     ($SRPT_VM_CACHE/fio-<hash>.img, linked as WORKDIR/fio.img), attached
+#     read-only as /dev/vda and mounted at /opt/fio by the guest init; loading
+#     a big initramfs under TCG costs about a minute per boot.
 #  2. a per-run overlay: kernel modules (resolved with their dependencies
 #     against KDIR, decompressed because busybox cannot load .ko.xz, staged
 #     per kernel in the cache), our ib_srpt at updates/ (mode ours) with the
@@ -94,7 +98,7 @@ if [ ! -s "$BASE" ]; then
 		a=$(canon "/$a")
 		[ -e "$R$a" ] || ln -s /usr/bin/busybox "$R$a"
 	done
-	for b in /usr/bin/rdma /usr/bin/fio $SG_TOOLS; do
+	for b in /usr/bin/rdma $SG_TOOLS; do
 		[ -x "$b" ] || { echo "build-initramfs: missing $b (see scripts/install-deps.sh)" >&2; exit 2; }
 		rm -f "$R$(canon "$b")"
 		copy_with_libs "$R" "$b"
@@ -118,10 +122,37 @@ if [ ! -s "$BASE" ]; then
 	[ -f /etc/rdma/rdma_cm.conf ] || true
 	echo "root:x:0:0:root:/root:/bin/sh" > "$R/etc/passwd"
 	echo "root:x:0:" > "$R/etc/group"
+	# fio (83 MB with its libraries: rbd, gluster, icu...) lives on a
+	# read-only disk image (see below); this wrapper runs it from there.
+	cat > "$R/usr/bin/fio" <<-'EOW'
+	#!/bin/sh
+	[ -x /opt/fio/bin/fio ] || { echo "fio: /opt/fio not mounted" >&2; exit 127; }
+	exec /opt/fio/ld.so --library-path /opt/fio/lib /opt/fio/bin/fio "$@"
+	EOW
+	chmod 0755 "$R/usr/bin/fio"
+	mkdir -p "$R/opt/fio"
 	mkcpio "$R" "$BASE.tmp"
 	mv "$BASE.tmp" "$BASE"
 	rm -rf "$R"
 fi
+
+# --- 1b. fio disk image (cached; attached as a read-only virtio disk) ----------------
+FIOIMG=$CACHE/fio-$base_key.img
+if [ ! -s "$FIOIMG" ]; then
+	echo "build-initramfs: building the fio disk image $FIOIMG" >&2
+	R=$(mktemp -d "$CACHE/fio.XXXXXX")
+	mkdir -p "$R/bin" "$R/lib"
+	install -m 0755 /usr/bin/fio "$R/bin/fio"
+	for lib in $(ldd /usr/bin/fio | awk '/=> \//{print $3}'); do
+		install -m 0755 "$(readlink -f "$lib")" "$R/lib/$(basename "$lib")"
+	done
+	install -m 0755 "$(readlink -f /lib64/ld-linux-x86-64.so.2)" "$R/ld.so"
+	mb=$(( $(du -sm "$R" | cut -f1) + 16 ))
+	mke2fs -q -F -t ext4 -O ^has_journal -L srptfio -d "$R" "$FIOIMG.tmp" "${mb}M"
+	mv "$FIOIMG.tmp" "$FIOIMG"
+	rm -rf "$R"
+fi
+ln -sf "$FIOIMG" "$WORK/fio.img"
 
 # --- 2. kernel modules (staged per kernel, cached) -----------------------------------
 MODDIR=$KDIR/lib/modules/$KVER
@@ -130,7 +161,8 @@ MODDIR=$KDIR/lib/modules/$KVER
 # gone in 7.x). Missing names are ignored.
 MODS="configfs dummy rdma_rxe ib_srpt ib_srp scsi_transport_srp sd_mod sg
       target_core_mod target_core_iblock target_core_file brd null_blk loop
-      ib_umad ib_uverbs rdma_ucm crc32_generic crc32-pclmul crc32c_generic crc32c-intel"
+      ib_umad ib_uverbs rdma_ucm crc32_generic crc32-pclmul crc32c_generic crc32c-intel
+      virtio_pci virtio_blk ext4"
 for k in "$KO" "${SELFTEST[@]}"; do
 	[ -n "$k" ] || continue
 	for d in $(modinfo -F depends "$k" | tr ',' ' '); do MODS="$MODS $d"; done

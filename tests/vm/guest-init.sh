@@ -85,6 +85,13 @@ for m in crc32_generic crc32-pclmul crc32c_generic crc32c-intel; do
 	modprobe "$m" 2>/dev/null
 done
 modprobe dummy numdummies=1 || fatal modules "modprobe dummy"
+# fio lives on a read-only virtio disk (see build-initramfs.sh).
+for m in virtio_pci virtio_blk ext4; do modprobe "$m" 2>/dev/null; done
+if wait_for 10 test -b /dev/vda && mount -t ext4 -o ro /dev/vda /opt/fio; then
+	:
+else
+	echo "VMTEST INFO setup fio disk not available: fio will not work"
+fi
 for m in rdma_rxe target_core_mod target_core_iblock target_core_file sd_mod sg \
 	 ib_umad ib_uverbs rdma_ucm ib_srp; do
 	try modprobe "$m" || fatal modules "modprobe $m: $ERR"

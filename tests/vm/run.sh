@@ -223,6 +223,7 @@ LOGLEVEL=4
 CMDLINE="console=ttyS0 panic=-1 loglevel=$LOGLEVEL mitigations=off rdinit=/init${APPEND:+ $APPEND}"
 QEMU=(qemu-system-x86_64 -machine q35 "${ACCEL[@]}" -cpu "$CPU" -smp "$SMP" -m "$MEM"
       -nographic -no-reboot -nic none -kernel "$KDIR/vmlinuz" -initrd "$WORK/initramfs.cpio"
+      -drive "file=$WORK/fio.img,format=raw,if=virtio,readonly=on"
       -append "$CMDLINE")
 log "qemu ${ACCEL[*]} -smp $SMP -m $MEM, timeout ${TIMEOUT}s, log $LOG"
 us() { local t=$EPOCHREALTIME; echo $(( 10#${t/./} )); }
