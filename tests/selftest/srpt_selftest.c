@@ -18,6 +18,7 @@
 #include "names.c"
 
 #include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -602,6 +603,67 @@ static bool st_lookup_races_removal(void)
 	return ok;
 }
 
+/* srpt_port_id_destroy() must wait while login code holds the port mutex. */
+struct st_destroy {
+	struct srpt_port_id *port_id;
+	struct completion done;
+};
+
+static int st_destroy_fn(void *arg)
+{
+	struct st_destroy *d = arg;
+
+	srpt_port_id_destroy(d->port_id);
+	complete(&d->done);
+	return 0;
+}
+
+static bool st_destroy_waits_for_port_mutex(void)
+{
+	char gid[SRPT_HEX128_NAME_SIZE];
+	struct task_struct *task;
+	struct srpt_device *sdev;
+	struct srpt_port *sport;
+	struct st_destroy d;
+	bool ok = true;
+
+	sdev = st_add_dev(1, 0x0e);
+	if (!sdev)
+		return false;
+	sport = &sdev->port[0];
+	st_gid_name(gid, 0x0e, 1);
+	init_completion(&d.done);
+	d.port_id = srpt_port_id_create(gid);
+	ST_EXPECT(!IS_ERR(d.port_id));
+	if (IS_ERR(d.port_id))
+		goto out;
+
+	/* what login code does: slot and TPG list under the port mutex */
+	mutex_lock(&sport->mutex);
+	task = kthread_run(st_destroy_fn, &d, "srpt_st_destroy");
+	if (IS_ERR(task)) {
+		mutex_unlock(&sport->mutex);
+		srpt_port_id_destroy(d.port_id);
+		ok = false;
+		goto out;
+	}
+	msleep(50);
+	ST_EXPECT(!completion_done(&d.done));
+	ST_EXPECT(READ_ONCE(sport->gid_id) == d.port_id);
+	mutex_lock(&d.port_id->mutex);
+	ST_EXPECT(list_empty(&d.port_id->tpg_list));
+	ST_EXPECT(strcmp(d.port_id->name, gid) == 0);
+	mutex_unlock(&d.port_id->mutex);
+	mutex_unlock(&sport->mutex);
+
+	ST_EXPECT(wait_for_completion_timeout(&d.done, 10 * HZ) > 0);
+	ST_EXPECT(!READ_ONCE(sport->gid_id));
+out:
+	ST_EXPECT(kref_read(&sdev->refcnt) == 1);
+	ST_EXPECT(st_del_dev(sdev));
+	return ok;
+}
+
 struct st_case {
 	const char *name;
 	bool (*fn)(void);
@@ -620,6 +682,8 @@ static const struct st_case st_cases[] = {
 	{ "removed_device_last_put_frees", st_removed_device },
 	{ "zero_ports", st_zero_ports },
 	{ "lookup_races_removal", st_lookup_races_removal },
+	{ "port_id_destroy_waits_for_port_mutex",
+	  st_destroy_waits_for_port_mutex },
 };
 
 static int __init srpt_selftest_init(void)
