@@ -129,16 +129,20 @@ static int srpt_login_create_ch(struct srpt_login *l)
 	struct srpt_nexus *nexus;
 	struct srpt_rdma_ch *ch;
 
+	/*
+	 * Validate before looking up the nexus so that rejected logins do not
+	 * leave nexus objects behind (they live until the device goes away).
+	 */
+	l->reason = srpt_login_check(req, &lim);
+	if (l->reason)
+		return -EINVAL;
+
 	nexus = srpt_get_nexus(l->sport, req->initiator_port_id,
 			       req->target_port_id);
 	if (IS_ERR(nexus)) {
 		l->reason = SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
 		return PTR_ERR(nexus);
 	}
-
-	l->reason = srpt_login_check(req, &lim);
-	if (l->reason)
-		return -EINVAL;
 
 	ch = srpt_ch_create(l->sport, nexus, l->ib_cm_id, l->rdma_cm_id,
 			    l->pkey, be32_to_cpu(req->req_it_iu_len),
