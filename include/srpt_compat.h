@@ -82,6 +82,7 @@ static inline int srpt_compat_tpg_check_demo_mode(struct se_portal_group *tpg)
 {
 	return 0;
 }
+
 #define SRPT_DUMMY_TPG_CHECK_DEMO_MODE \
 	.tpg_check_demo_mode = srpt_compat_tpg_check_demo_mode,
 #else
@@ -94,6 +95,7 @@ srpt_compat_tpg_check_prod_mode_write_protect(struct se_portal_group *tpg)
 {
 	return 0;
 }
+
 #define SRPT_DUMMY_TPG_CHECK_PROD_MODE_WRITE_PROTECT \
 	.tpg_check_prod_mode_write_protect = \
 		srpt_compat_tpg_check_prod_mode_write_protect,
@@ -106,6 +108,7 @@ static inline u32 srpt_compat_tpg_get_inst_index(struct se_portal_group *tpg)
 {
 	return 1;
 }
+
 #define SRPT_DUMMY_TPG_GET_INST_INDEX \
 	.tpg_get_inst_index = srpt_compat_tpg_get_inst_index,
 #else
@@ -117,6 +120,7 @@ static inline u32 srpt_compat_sess_get_index(struct se_session *sess)
 {
 	return 0;
 }
+
 #define SRPT_DUMMY_SESS_GET_INDEX \
 	.sess_get_index = srpt_compat_sess_get_index,
 #else
@@ -128,6 +132,7 @@ static inline void
 srpt_compat_set_default_node_attributes(struct se_node_acl *nacl)
 {
 }
+
 #define SRPT_DUMMY_SET_DEFAULT_NODE_ATTRIBUTES \
 	.set_default_node_attributes = srpt_compat_set_default_node_attributes,
 #else

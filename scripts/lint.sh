@@ -1,0 +1,116 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint.sh [FILE...] - style checks of the kernel code (`make lint`):
+#   1. checkpatch.pl --strict on every file, with the exceptions listed in
+#      scripts/lint-exceptions (each with its reason);
+#   2. kernel-doc -none -Wall on src/*.c and include/*.h.
+# Default files: src/*.c include/*.h tests/selftest/*.[ch].
+# Exit status: 0 if clean, 1 on any finding, 2 if the tools are unavailable.
+#
+# checkpatch.pl, spelling.txt and const_structs.checkpatch are not in the
+# headers packages: they are extracted once from Debian's linux-source-6.12
+# package (downloaded with `apt-get download`) into
+# $SRPT_CACHE/checkpatch (default /var/cache/srpt-dkms). kernel-doc comes
+# from an installed 6.12 headers tree (linux-headers-6.12.*-common), else
+# from the same linux-source package.
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${SRPT_CACHE:-/var/cache/srpt-dkms}/checkpatch
+srcpkg=${SRPT_LINT_SOURCE_PKG:-linux-source-6.12}
+exceptions=$top/scripts/lint-exceptions
+
+fetch_tools() {
+	[ -x "$cache/checkpatch.pl" ] && [ -f "$cache/spelling.txt" ] &&
+		[ -f "$cache/const_structs.checkpatch" ] &&
+		[ -x "$cache/kernel-doc" ] && return 0
+	echo "lint: extracting checkpatch.pl from $srcpkg into $cache (once)" >&2
+	t=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$t'" EXIT
+	chmod 755 "$t"
+	(cd "$t" && apt-get -q download "$srcpkg" >&2) || {
+		echo "lint: apt-get download $srcpkg failed" >&2
+		return 1
+	}
+	dpkg-deb --fsys-tarfile "$t"/"$srcpkg"_*.deb |
+		tar -C "$t" -xf - --wildcards './usr/src/linux-source-*.tar.xz' || return 1
+	tarball=$(ls "$t"/usr/src/linux-source-*.tar.xz)
+	d=$(basename "$tarball" .tar.xz)
+	tar -C "$t" -xJf "$tarball" "$d/scripts/checkpatch.pl" \
+		"$d/scripts/spelling.txt" "$d/scripts/const_structs.checkpatch" \
+		"$d/scripts/kernel-doc" || return 1
+	mkdir -p "$cache"
+	for f in checkpatch.pl spelling.txt const_structs.checkpatch kernel-doc; do
+		cp "$t/$d/scripts/$f" "$cache/$f"
+	done
+	chmod 755 "$cache/checkpatch.pl" "$cache/kernel-doc"
+	echo "$d" >"$cache/SOURCE"
+	rm -rf "$t"
+	trap - EXIT
+}
+
+fetch_tools || exit 2
+
+kerneldoc=
+for k in /usr/src/linux-headers-6.12*-common/scripts/kernel-doc; do
+	[ -x "$k" ] && kerneldoc=$k
+done
+[ -n "$kerneldoc" ] || kerneldoc=$cache/kernel-doc
+
+cd "$top" || exit 2
+if [ $# -gt 0 ]; then
+	files="$*"
+else
+	files=$(ls src/*.c include/*.h tests/selftest/*.c tests/selftest/*.h 2>/dev/null)
+fi
+
+# Exceptions: lines "TYPE [GLOB...]  # reason". A TYPE without globs is
+# ignored everywhere; with globs only in matching files.
+global_ignore=
+if [ -f "$exceptions" ]; then
+	global_ignore=$(sed -e 's/#.*//' "$exceptions" |
+		awk 'NF == 1 { printf "%s%s", sep, $1; sep = "," }')
+fi
+ignores_for() {	# ignores_for FILE: comma list of types excepted for FILE
+	[ -f "$exceptions" ] || return 0
+	sed -e 's/#.*//' "$exceptions" | while read -r type globs; do
+		[ -n "$type" ] && [ -n "$globs" ] || continue
+		for g in $globs; do
+			# shellcheck disable=SC2254
+			case $1 in $g) printf '%s,' "$type" ;; esac
+		done
+	done
+}
+
+rc=0
+n_cp=0
+for f in $files; do
+	ign=$(ignores_for "$f")$global_ignore
+	out=$(perl "$cache/checkpatch.pl" --strict --no-tree --terse \
+		--show-types --no-summary --color=never \
+		${ign:+--ignore "$ign"} -f "$f" 2>&1)
+	if [ -n "$out" ]; then
+		printf '%s\n' "$out"
+		n_cp=$((n_cp + $(printf '%s\n' "$out" | grep -c .)))
+		rc=1
+	fi
+done
+
+kd_files=$(for f in $files; do
+	case $f in src/*.c | include/*.h) echo "$f" ;; esac
+done)
+n_kd=0
+if [ -n "$kd_files" ]; then
+	# shellcheck disable=SC2086
+	out=$(perl "$kerneldoc" -none -Wall $kd_files 2>&1)
+	if [ -n "$out" ]; then
+		printf '%s\n' "$out"
+		n_kd=$(printf '%s\n' "$out" | grep -c .)
+		rc=1
+	fi
+fi
+
+echo "lint: checkpatch --strict: $n_cp finding(s); kernel-doc -Wall ($kerneldoc): $n_kd finding(s)"
+exit $rc
