@@ -376,7 +376,7 @@ int srpt_use_srq(struct srpt_device *sdev, bool use_srq)
 	int ret;
 
 	mutex_lock(&sdev->sdev_mutex);
-	if (sdev->port_cnt == 0 || srpt_port_is_removed(&sdev->port[0])) {
+	if (READ_ONCE(sdev->removed)) {
 		ret = -ENODEV;
 		goto unlock;
 	}
