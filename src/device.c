@@ -361,7 +361,8 @@ static int srpt_wait_for_channels(struct srpt_device *sdev)
  * each port (unless the device was removed meanwhile). If channels remain
  * after about 30 seconds, nothing is changed and -EBUSY is returned. The
  * use_srq attribute of every port of the HCA is updated on success, so all
- * of them show the value that is in effect.
+ * of them show the value that is in effect. An enable or disable written to
+ * a TPG of the HCA while this function waits is overridden by the restore.
  *
  * Takes @sdev->sdev_mutex and then each srpt_port.mutex in turn.
  *
