@@ -352,6 +352,18 @@ struct srpt_tsk_mgmt {
 	u8	reserved5[8];
 };
 
+/*
+ * sparse releases before 0.6.4 (Debian 11 ships 0.6.3) ignore __packed and
+ * compute padded sizes for the three packed IUs; the compiler's view is the
+ * one that matters, so those sizes are asserted only outside sparse.
+ */
+#ifdef __CHECKER__
+#define srpt_packed_size_assert(type, size)
+#else
+#define srpt_packed_size_assert(type, size) \
+	static_assert(sizeof(type) == (size))
+#endif
+
 static_assert(sizeof(struct srpt_login_req) == 64);
 static_assert(offsetof(struct srpt_login_req, req_it_iu_len) == 16);
 static_assert(offsetof(struct srpt_login_req, req_buf_fmt) == 24);
@@ -366,7 +378,7 @@ static_assert(offsetof(struct srpt_login_req_rdma, req_it_iu_len) == 12);
 static_assert(offsetof(struct srpt_login_req_rdma, initiator_port_id) == 16);
 static_assert(offsetof(struct srpt_login_req_rdma, target_port_id) == 32);
 static_assert(offsetof(struct srpt_login_req_rdma, imm_data_offset) == 48);
-static_assert(sizeof(struct srpt_login_rsp) == 52);
+srpt_packed_size_assert(struct srpt_login_rsp, 52);
 static_assert(offsetof(struct srpt_login_rsp, req_lim_delta) == 4);
 static_assert(offsetof(struct srpt_login_rsp, max_it_iu_len) == 16);
 static_assert(offsetof(struct srpt_login_rsp, max_ti_iu_len) == 20);
@@ -376,7 +388,7 @@ static_assert(sizeof(struct srpt_login_rej) == 32);
 static_assert(offsetof(struct srpt_login_rej, reason) == 4);
 static_assert(offsetof(struct srpt_login_rej, buf_fmt) == 24);
 static_assert(sizeof(struct srpt_direct_buf) == 16);
-static_assert(sizeof(struct srpt_indirect_buf) == 20);
+srpt_packed_size_assert(struct srpt_indirect_buf, 20);
 static_assert(sizeof(struct srpt_imm_buf) == 4);
 static_assert(sizeof(struct srpt_cmd) == 48);
 static_assert(offsetof(struct srpt_cmd, buf_fmt) == 5);
@@ -385,7 +397,7 @@ static_assert(offsetof(struct srpt_cmd, lun) == 20);
 static_assert(offsetof(struct srpt_cmd, task_attr) == 29);
 static_assert(offsetof(struct srpt_cmd, add_cdb_len) == 31);
 static_assert(offsetof(struct srpt_cmd, cdb) == 32);
-static_assert(sizeof(struct srpt_rsp) == 36);
+srpt_packed_size_assert(struct srpt_rsp, 36);
 static_assert(offsetof(struct srpt_rsp, flags) == 18);
 static_assert(offsetof(struct srpt_rsp, status) == 19);
 static_assert(offsetof(struct srpt_rsp, data_out_res_cnt) == 20);
