@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # 006-device-removal: `rdma link delete rxe0` while srpt port directories
 # (both name forms, TPG, LUN, ACL, enabled) exist. Afterwards configfs
-# operations that would reach the removed device (attribute writes, enable,
-# mkdir of a TPG) return ENODEV; rmdir still works; the module unloads;
+# operations that would reach the removed device (attribute writes, enable=1,
+# mkdir of a TPG) return ENODEV (enable=0 may succeed as a no-op); rmdir still
+# works; the module unloads;
 # `rdma link add` brings the port back and mkdir works again.
 # The in-kernel driver lets those operations reach the removed device (spec
 # section 9, "Operations after hot-unplug"): XFAIL with --ref.
@@ -25,9 +26,13 @@ else
 fi
 [ -d "$G" ] && [ -d "$U" ] && pass port_dirs_survive || fail port_dirs_survive "port dirs vanished"
 
-# Reads still work (they only show stored values).
-cat "$G/tpgt_1/attrib/srp_max_rsp_size" >/dev/null 2>&1 && pass attrib_read ||
-	fail attrib_read "reading an attribute of a removed port failed"
+# Reads: not specified (the in-kernel driver shows the stored value; ENODEV
+# is allowed too). Only logged.
+if try cat "$G/tpgt_1/attrib/srp_max_rsp_size"; then
+	info "attribute read on a removed port works: $ERR"
+else
+	info "attribute read on a removed port fails: $ERR"
+fi
 
 for a in srp_max_rdma_size:131072 srp_max_rsp_size:512 srp_sq_size:64 use_srq:1 use_srq:0; do
 	f=${a%%:*} v=${a#*:}
@@ -44,7 +49,17 @@ done
 for P in "$G" "$U"; do
 	form=gid
 	[ "$P" = "$U" ] && form=guid
-	for v in 0 1; do
+	# Disabling a removed port may succeed as a no-op (rtslib writes
+	# enable=0 before deleting a TPG) or fail with ENODEV; enabling must fail.
+	if try sh -c "echo 0 > $P/tpgt_1/enable"; then
+		pass "disable_$form" "enable=0 accepted"
+	else
+		case $ERR in
+		*"$ENODEV"*) pass "disable_$form" "ENODEV" ;;
+		*) fail "disable_$form" "$ERR (expected success or ENODEV)" ;;
+		esac
+	fi
+	for v in 1; do
 		if cfs_write "$P/tpgt_1/enable" $v; then
 			xfail_ref "enodev_enable_${v}_$form" "enable=$v accepted on a removed device"
 		else
