@@ -56,11 +56,16 @@ root=$work/root
 log=${SRPT_PKG_LOG:-/tmp/srpt-pkg-dkms.log}
 : >"$log"
 cleanup() {
-	umount -l "$root/proc" "$root/dev" "$root" 2>/dev/null
+	umount -R "$root/dev" 2>/dev/null || umount -l "$root/dev" 2>/dev/null
+	umount "$root/proc" 2>/dev/null || umount -l "$root/proc" 2>/dev/null
+	umount "$root" 2>/dev/null || umount -l "$root" 2>/dev/null
 	if [ -n "${SRPT_PKG_KEEP:-}" ]; then
 		echo "kept $work"
+	elif grep -q " $work/" /proc/self/mounts; then
+		# never recurse into a still mounted /dev or /proc
+		echo "warning: $work still has mounts, not removed" >&2
 	else
-		rm -rf "$work"
+		rm -rf --one-file-system "$work"
 	fi
 }
 trap cleanup EXIT
@@ -70,7 +75,7 @@ if ! mount -t overlay overlay \
 	echo "note: overlayfs not available, copying the base chroot"
 	cp -a "$base/." "$root/" || { fail "chroot copy"; exit 1; }
 fi
-mount -t proc proc "$root/proc" && mount --bind /dev "$root/dev" ||
+mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" ||
 	{ fail "chroot mounts"; exit 1; }
 
 inch() { # run a command in the chroot, output to the log

@@ -103,6 +103,17 @@ if grep -Eq '^[[:space:]]*(CLEAN|BUILD_DEPENDS|REMAKE_INITRD)=' dkms.conf; then
 else
 	pass "dkms.conf: no CLEAN, BUILD_DEPENDS or REMAKE_INITRD"
 fi
+# excluded kernels are not autoinstalled (dkms 3.0.10 would fail the hook)
+if [ "$(conf_get 7.4.0-1-amd64 AUTOINSTALL)" = "" ] &&
+   [ "$(conf_get 5.4.0-1-generic AUTOINSTALL)" = "" ] &&
+   [ "$(conf_get 7.3.4+deb13-amd64 AUTOINSTALL)" = yes ] &&
+   # as read by "dkms autoinstall --kernelver K" (without $kernelver)
+   [ "$(bash -c '. ./dkms.conf; echo "$AUTOINSTALL"' autoinstall --kernelver 7.4.0-1-amd64)" = "" ] &&
+   [ "$(bash -c '. ./dkms.conf; echo "$AUTOINSTALL"' autoinstall -k 6.12.117+deb12-amd64/x86_64)" = yes ]; then
+	pass "dkms.conf: AUTOINSTALL off for excluded kernels"
+else
+	fail "dkms.conf: AUTOINSTALL off for excluded kernels"
+fi
 # kernel lines: expected y(es)/n(o), default and with the override file
 kmatch() { # kmatch KVER [allow] -> y/n
 	local re
