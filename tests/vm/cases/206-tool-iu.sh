@@ -11,7 +11,7 @@ IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
 IPID=0000000000000000$IID
 Z4=00000000
 TUR=02${Z4}000000 # opcode, sol_not, reserved, buf_fmt, desc counts
-TUR=${TUR}0102030405060708${Z4}${Z4}${Z4}${Z4}${Z4}${Z4}${Z4}${Z4}${Z4}
+TUR=${TUR}0102030405060708${Z4}${Z4}${Z4}${Z4}${Z4}${Z4}${Z4}${Z4}
 
 if ! [ -x /tools/srp_login ]; then
 	skip all "/tools/srp_login missing"
