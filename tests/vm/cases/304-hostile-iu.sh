@@ -5,7 +5,10 @@
 #  - immediate data lengths 0xffffffff and 0xffffffb0 (which wraps
 #    imm_data_offset + len to 0 in 32 bits),
 #  - a truncated SRP_CMD and a bidirectional one,
-#  - a truncated SRP_TSK_MGMT, an unknown opcode.
+#  - a truncated SRP_TSK_MGMT, an unknown opcode;
+# and every task management function on an idle LUN (LUN RESET, ABORT
+# TASK SET: SUCCESS; ABORT TASK of an unknown tag: FAILED; an unknown
+# function: NOT SUPPORTED).
 # Each malformed SRP_CMD must be answered with an SRP_RSP carrying CHECK
 # CONDITION / ILLEGAL REQUEST / INVALID FIELD IN COMMAND IU (0Eh/03h) and
 # the tag echoed; the TMF with TASK MANAGEMENT FUNCTION FAILED; the unknown
@@ -111,6 +114,28 @@ else
 			fail tmf-truncated "reply='$REPLY'"
 		fi
 fi
+
+# task management functions on an idle LUN (srpt-spec.md 5.9): response
+# code in byte 3 of the response data (reply byte 39)
+# tmf NAME FUNC TASK_TAG EXPECTED_CODES
+tmf() {
+	send "$1" "0100000000000000${TAG}${Z4}${LUN0}0000${2}00${3}0000000000000000" || return
+	if [ "$(byte 0)" != c1 ] || [ "$(byte 18)" != 01 ] ||
+	   [ "$(echo "$REPLY" | cut -c17-32)" != "$TAG" ]; then
+		fail "$1" "no TMF response: reply='$REPLY'"
+		return
+	fi
+	case " $4 " in
+	*" $(byte 39) "*) pass "$1" "response code $(byte 39)" ;;
+	*) fail "$1" "response code $(byte 39), expected one of $4" ;;
+	esac
+}
+tmf tmf-lun-reset 08 0000000000000000 00
+tmf tmf-abort-task-set 02 0000000000000000 00
+tmf tmf-clear-task-set 04 0000000000000000 "00 04 05"
+tmf tmf-abort-unknown-tag 01 ffffffffffffffff 05
+tmf tmf-clear-aca 40 0000000000000000 "00 04 05"
+tmf tmf-unknown-function 80 0000000000000000 04
 
 # unknown opcode: no response, channel stays usable
 send unknown-opcode "55000000000000000102030405060708" &&
