@@ -22,7 +22,9 @@
 # "N passed, N failed, N skipped". Exit status 0 only if nothing failed.
 #
 # Environment: CHECK_VM_KERNELS (default "6.1 6.12 7.3"), CHECK_VM_ARGS (extra
-# run.sh arguments), CHECK_VM_TIMEOUT (qemu limit per kernel, default 1200 s).
+# run.sh arguments), CHECK_VM_TIMEOUT (qemu limit per kernel, default 1200 s),
+# CHECK_BUDGET (seconds for the whole run, default 3420: the VM runs share what
+# the earlier steps left, so that CI's 60 minute limit holds).
 set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,6 +44,7 @@ LOGDIR=${CHECK_LOG_DIR:-$TOP/build/check-logs/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$LOGDIR"
 VM_KERNELS=${CHECK_VM_KERNELS:-6.1 6.12 7.3}
 VM_TIMEOUT=${CHECK_VM_TIMEOUT:-1200}
+BUDGET=${CHECK_BUDGET:-3420}
 NPASS=0 NFAIL=0 NSKIP=0
 FAILED=""
 T_START=$(date +%s)
@@ -134,9 +137,17 @@ else
 	skip_step pkg "(no tests/pkg/run.sh yet)"
 fi
 
+# The whole run has to fit in CHECK_BUDGET seconds (CI: 60 minutes): split
+# what is left between the kernels still to test.
+set -- $VM_KERNELS
 for k in $VM_KERNELS; do
+	left=$(( BUDGET - ($(date +%s) - T_START) ))
+	per=$(( left / $# ))
+	[ "$per" -lt "$VM_TIMEOUT" ] || per=$VM_TIMEOUT
+	[ "$per" -ge 180 ] || per=180
+	shift
 	# shellcheck disable=SC2086
-	step "vm-$k" tests/vm/run.sh "$k" --timeout "$VM_TIMEOUT" ${CHECK_VM_ARGS:-}
+	step "vm-$k" tests/vm/run.sh "$k" --timeout "$per" ${CHECK_VM_ARGS:-}
 done
 
 echo "[check] total $(( $(date +%s) - T_START ))s; logs in $LOGDIR${FAILED:+; failed:$FAILED}"
