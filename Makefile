@@ -97,7 +97,7 @@ install-dkms: kdir-check
 
 install-kbuild: module
 	+$(KMAKE) INSTALL_MOD_DIR=updates modules_install
-	depmod -a "$(KVER)"
+	depmod -a $(if $(INSTALL_MOD_PATH),-b "$(INSTALL_MOD_PATH)") "$(KVER)"
 
 check:
 	@scripts/check.sh

@@ -63,7 +63,7 @@ selected() {	# selected KVER SHORT: does KVER match the command-line patterns?
 }
 
 result() {	# result KVER WHERE RESULT WARNINGS SECONDS NOTE
-	printf '%-30s %-18s %-8s %8s %6s  %s\n' "$@" >>"$summary"
+	printf '%-28s %-24s %-7s %8s %5s  %s\n' "$@" >>"$summary"
 }
 
 # ---- tools on the host ----
@@ -305,7 +305,7 @@ done
 {
 	echo
 	echo "build matrix of srpt-dkms $version (W=1 C=2)"
-	printf '%-30s %-18s %-8s %8s %6s  %s\n' kernel where result warnings secs note
+	printf '%-28s %-24s %-7s %8s %5s  %s\n' kernel where result warnings secs note
 	cat "$summary"
 	for s in 5.10 6.1 6.12 7.2 7.3; do
 		[ -L "$builddir/$s" ] && echo "build/$s -> $(readlink "$builddir/$s")"
