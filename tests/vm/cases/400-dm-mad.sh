@@ -151,6 +151,46 @@ expect_q svc-hi-gt-1 "status=0x0100 method=0x81" svc 0x00010200
 expect_q set-iounitinfo "status=0x000c method=0x81 attr_id=0x0010" -m set iou
 expect_q get-unknown-attr "status=0x000c method=0x81 attr_id=0x0013" 0x0013
 
+# --- byte-for-byte comparison with the in-kernel driver ----------------------
+# Whole 256-byte replies to the same queries, with the transaction ID
+# masked (the kernel puts the umad agent's ID in its high half).
+DIFF_QUERIES="cpi|iou|ioc_1|ioc_2|svc_0x10000|svc_0x20100|ioc_0|ioc_17|ioc_3|svc_0|svc_0x110000|svc_0x10001|svc_0x10200|-m_set_iou|-m_set_ioc_1|0x0013|cpi_7"
+dump_all() { # dump_all FILE
+	: > "$1"
+	_IFS=$IFS
+	IFS='|'
+	for _q in $DIFF_QUERIES; do
+		IFS=$_IFS
+		echo "== $_q" >> "$1"
+		# shellcheck disable=SC2046
+		dm_query -C "$IBDEV" -P "$IBPORT" -x $(echo "$_q" | tr _ ' ') 2>&1 |
+			grep '^# ' | awk 'NR == 1 { for (i = 10; i <= 17; i++) $i = "tt" } { print }' >> "$1"
+		IFS='|'
+	done
+	IFS=$_IFS
+}
+if is_ref; then
+	skip compare-with-in-kernel "running the in-kernel driver"
+elif [ ! -f /ref/ib_srpt.ko ]; then
+	skip compare-with-in-kernel "no /ref/ib_srpt.ko"
+else
+	dump_all /tmp/dm-ours.txt
+	if try rmmod ib_srpt && try insmod /ref/ib_srpt.ko; then
+		dump_all /tmp/dm-ref.txt
+		try rmmod ib_srpt || info "rmmod of the in-kernel ib_srpt: $ERR"
+		if [ "$(grep -c '^# ' /tmp/dm-ours.txt)" -ne $((17 * 16)) ]; then
+			fail compare-with-in-kernel "missing replies: $(grep -c '^# ' /tmp/dm-ours.txt) lines"
+		elif diff /tmp/dm-ref.txt /tmp/dm-ours.txt > /tmp/dm-diff.txt; then
+			pass compare-with-in-kernel "17 replies identical"
+		else
+			fail compare-with-in-kernel "differences (ref < > ours): $(head -c 1500 /tmp/dm-diff.txt | tr '\n' '|')"
+		fi
+	else
+		fail compare-with-in-kernel "cannot swap in /ref/ib_srpt.ko: $ERR"
+	fi
+	try modprobe ib_srpt || fail modprobe-after-ref "$ERR"
+fi
+
 # --- settings are reflected in the profile -----------------------------------
 if setup_target; then
 	A=$TPG/attrib
