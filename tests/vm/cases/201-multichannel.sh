@@ -6,6 +6,13 @@
 # (srpt-spec.md 4.3 step 12), checked with /tools/srp_login.
 # vmtest-timeout: 240
 
+# ours NAME: checks that read our driver's log messages are skipped with --ref
+ours() {
+	is_ref || return 0
+	skip "$1" "reads srpt-dkms log messages"
+	return 1
+}
+
 SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
 SG=${SG#0x}
 IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
@@ -29,11 +36,18 @@ for n in 1 2 4; do
 	dmesg_mark
 	if login "ch_count=$n"; then
 		got=$(count_since 'Accepted login of')
-		[ "$got" -eq "$n" ] && pass "ch_count_$n" "$got channels" ||
+		if ! ours "ch_count_$n"; then
+			:
+		elif [ "$got" -eq "$n" ]; then
+			pass "ch_count_$n" "$got channels"
+		else
 			fail "ch_count_$n" "$got channels accepted, expected $n"
+		fi
 		check "io_ch_count_$n" dd if="$DISK" of=/dev/null bs=64k count=64
 		logout_all || fail "logout_$n" "remote port still present"
-		if wait_for 30 sh -c "[ \$(dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -c 'channel released') -ge $n ]"; then
+		if ! ours "released_$n"; then
+			:
+		elif wait_for 30 sh -c "[ \$(dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -c 'channel released') -ge $n ]"; then
 			pass "released_$n"
 		else
 			fail "released_$n" "$(count_since 'channel released') of $n released"
@@ -64,8 +78,13 @@ if [ -x /tools/srp_login ]; then
 	wait $FIRST
 	grep -q '^disconnected=1' /tmp/first.out && pass first_disconnected ||
 		fail first_disconnected "$(tr '\n' ' ' < /tmp/first.out)"
-	count_since 'relogin - closed existing channel' | grep -q '^[1-9]' &&
-		pass relogin_logged || fail relogin_logged "no relogin message"
+	if ! ours relogin_logged; then
+		:
+	elif count_since 'relogin - closed existing channel' | grep -q '^[1-9]'; then
+		pass relogin_logged
+	else
+		fail relogin_logged "no relogin message"
+	fi
 	# A different nexus (other initiator port ID) is not affected.
 	srp_login -i "0x00000000000000010000000000000002" -f 0
 	info "other nexus login: result=$result reason=$reason"
