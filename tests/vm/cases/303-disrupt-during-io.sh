@@ -7,6 +7,13 @@
 
 FIO_LOG=/tmp/303-fio.log
 
+# The disk of a disrupted session can outlive its SCSI host for a moment;
+# login() only counts disks that did not exist before, so wait them out.
+no_disks() {
+	wait_for 60 sh -c '! ls /sys/block | grep -q "^sd"' ||
+		info "an sd disk is still present: $(ls /sys/block | grep '^sd' | tr '\n' ' ')"
+}
+
 start_fio() {
 	fio --name=disrupt --filename="$DISK" --direct=1 --ioengine=libaio \
 		--rw=randrw --bs=32k --iodepth=32 --size=48m --time_based \
@@ -27,7 +34,7 @@ stop_fio() {
 }
 
 # 1. logout
-if setup_target --size 64 && login; then
+if no_disks; setup_target --size 64 && login; then
 	start_fio
 	if run_bounded 60 sh -c 'for p in /sys/class/srp_remote_ports/*; do echo 1 > $p/delete; done'; then
 		pass logout-returned
@@ -41,7 +48,7 @@ fi
 teardown_target || fail teardown "after logout test"
 
 # 2. ACL removal (LIO close_session -> disconnect)
-if setup_target --size 64 && login; then
+if no_disks; setup_target --size 64 && login; then
 	start_fio
 	ok=1
 	for a in "$TPG"/acls/*; do
@@ -63,7 +70,7 @@ fi
 teardown_target || fail teardown "after ACL test"
 
 # 3. rdma link delete (srpt_remove_one with live channels)
-if setup_target --size 64 && login; then
+if no_disks; setup_target --size 64 && login; then
 	start_fio
 	if rxe_del; then
 		pass rxe-delete-returned
