@@ -119,7 +119,7 @@ summarize() { # summarize LOG
 	grep -o 'BENCH round=.*' "$1" | awk '
 	{
 		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		split($1, kv, "="); r = kv[2]
+		r = v["round"]
 		key = v["job"]; jobs[key] = 1
 		iops[v["drv"], key, r] = v["iops"]; cpu[v["drv"], key, r] = v["cpu_us_per_io"]
 		rounds[r] = 1
@@ -139,6 +139,7 @@ summarize() { # summarize LOG
 			j = order[k]
 			if (!(j in jobs)) continue
 			m = 0
+			delete a; delete b; delete ri; delete oi; delete rc; delete oc
 			for (r in rounds) {
 				if (iops["ref", j, r] > 0 && iops["ours", j, r] > 0) {
 					m++
