@@ -484,6 +484,8 @@ void srpt_rdma_cm_stop(void);
 void srpt_set_enabled(struct srpt_port *sport, bool enabled);
 void srpt_release_sport(struct srpt_port *sport);
 void srpt_close_session(struct se_session *se_sess);
+int srpt_channel_init(void);
+void srpt_channel_exit(void);
 struct srpt_nexus *srpt_get_nexus(struct srpt_port *sport,
 				  const u8 i_port_id[16],
 				  const u8 t_port_id[16]);

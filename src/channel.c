@@ -26,6 +26,41 @@ static_assert((int)CH_DISCONNECTED == (int)SRPT_CH_DISCONNECTED);
 
 #define SRPT_WAIT_LOG_INTERVAL	(5 * HZ)
 
+/*
+ * Release works run on a module-owned workqueue so that module exit can wait
+ * for the last of them to return (srpt_channel_exit()). Before
+ * srpt_channel_init() has run they fall back to the system workqueue.
+ */
+static struct workqueue_struct *srpt_release_wq;
+
+/**
+ * srpt_channel_init() - create the channel release workqueue.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int srpt_channel_init(void)
+{
+	srpt_release_wq = alloc_workqueue("srpt_release", WQ_UNBOUND, 0);
+	return srpt_release_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * srpt_channel_exit() - wait for running release works and destroy their
+ * workqueue. Call after ib_unregister_client() at module exit.
+ */
+void srpt_channel_exit(void)
+{
+	if (srpt_release_wq)
+		destroy_workqueue(srpt_release_wq);
+	srpt_release_wq = NULL;
+}
+
+static void srpt_queue_release(struct srpt_rdma_ch *ch)
+{
+	queue_work(srpt_release_wq ? srpt_release_wq : system_wq,
+		   &ch->release_work);
+}
+
 static const char *srpt_sdev_name(const struct srpt_device *sdev)
 {
 	return dev_name(&sdev->device->dev);
@@ -169,7 +204,7 @@ static void srpt_zerolength_write_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	if (srpt_set_ch_state(ch, CH_DISCONNECTED))
-		schedule_work(&ch->release_work);
+		srpt_queue_release(ch);
 	else
 		pr_debug("%s: zero-length write completed in state %s\n",
 			 ch->sess_name,
@@ -564,7 +599,7 @@ bool srpt_close_ch(struct srpt_rdma_ch *ch)
 		pr_err("%s: posting the zero-length write failed: %d\n",
 		       ch->sess_name, ret);
 		if (srpt_set_ch_state(ch, CH_DISCONNECTED))
-			schedule_work(&ch->release_work);
+			srpt_queue_release(ch);
 		else
 			WARN_ON_ONCE(1);
 	}
