@@ -885,10 +885,11 @@ static int srpt_build_cmd_rsp(struct srpt_send_ioctx *sio, u32 delta)
 	info.overflow = cmd->se_cmd_flags & SCF_OVERFLOW_BIT;
 	info.residual = cmd->residual_count;
 	if (cmd->scsi_sense_length) {
+		u32 avail = min_t(u32, cmd->scsi_sense_length,
+				  sizeof(sio->sense_data));
+
 		info.sense = sio->sense_data;
-		info.sense_len = srpt_iu_sense_len(sio->sense_data,
-				min_t(u32, cmd->scsi_sense_length,
-				      sizeof(sio->sense_data)));
+		info.sense_len = srpt_iu_sense_len(sio->sense_data, avail);
 	}
 	len = srpt_iu_build_rsp(sio->ioctx.buf, ch->max_rsp_size,
 				ch->max_ti_iu_len, &info);
