@@ -13,15 +13,16 @@
 #   fuzz      make -C tests/fuzz check
 #   pkg       tests/pkg/run.sh
 #   vm-6.1    tests/vm/run.sh 6.1    (VM tests with our module)
-#   vm-6.12   tests/vm/run.sh 6.12
-#   vm-7.3    tests/vm/run.sh 7.3
+#   vm-6.12   tests/vm/run.sh 6.12 --quick
+#   vm-7.3    tests/vm/run.sh 7.3 --quick
 #
 # Every step's full output goes to $CHECK_LOG_DIR (default
 # build/check-logs/<date>/<step>.log); the console gets one status line per
 # step (and the tail of the log of a failed step). The last line is
 # "N passed, N failed, N skipped". Exit status 0 only if nothing failed.
 #
-# Environment: CHECK_VM_KERNELS (default "6.1 6.12 7.3"), CHECK_VM_ARGS (extra
+# Environment: CHECK_VM_KERNELS (default "6.1 6.12 7.3"), CHECK_VM_FULL=1 (full
+# cases on every kernel, not only the first), CHECK_VM_ARGS (extra
 # run.sh arguments), CHECK_VM_TIMEOUT (qemu limit per kernel, default 1200 s),
 # CHECK_BUDGET (seconds for the whole run, default 3420: the VM runs share what
 # the earlier steps left, so that CI's 60 minute limit holds).
@@ -139,15 +140,31 @@ fi
 
 # The whole run has to fit in CHECK_BUDGET seconds (CI: 60 minutes): split
 # what is left between the kernels still to test.
-set -- $VM_KERNELS
+first=${VM_KERNELS%% *}
 for k in $VM_KERNELS; do
+	# The first kernel runs the full cases, the others a quick run (fewer
+	# iterations, see reps in tests/vm/lib.sh) unless CHECK_VM_FULL=1. A
+	# full run gets twice the time share of a quick one.
+	quick=--quick
+	{ [ "$k" = "$first" ] || [ "${CHECK_VM_FULL:-0}" = 1 ]; } && quick=""
+	weights=0
+	for r in $VM_KERNELS; do
+		[ -n "${done_k:-}" ] && [[ " $done_k " == *" $r "* ]] && continue
+		if [ "$r" = "$first" ] || [ "${CHECK_VM_FULL:-0}" = 1 ]; then
+			weights=$((weights + 2))
+		else
+			weights=$((weights + 1))
+		fi
+	done
+	w=1
+	[ -z "$quick" ] && w=2
 	left=$(( BUDGET - ($(date +%s) - T_START) ))
-	per=$(( left / $# ))
+	per=$(( left * w / weights ))
 	[ "$per" -lt "$VM_TIMEOUT" ] || per=$VM_TIMEOUT
 	[ "$per" -ge 180 ] || per=180
-	shift
+	done_k="${done_k:-} $k"
 	# shellcheck disable=SC2086
-	step "vm-$k" tests/vm/run.sh "$k" --timeout "$per" ${CHECK_VM_ARGS:-}
+	step "vm-$k" tests/vm/run.sh "$k" --timeout "$per" $quick ${CHECK_VM_ARGS:-}
 done
 
 echo "[check] total $(( $(date +%s) - T_START ))s; logs in $LOGDIR${FAILED:+; failed:$FAILED}"

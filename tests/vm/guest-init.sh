@@ -24,8 +24,9 @@ SRPT_EXPECT_SRCVERSION=
 SRPT_PARAMS=
 CASE_TIMEOUT=300
 VERBOSE_KMSG=0
+VMTEST_QUICK=0
 [ -f /etc/vmtest.conf ] && . /etc/vmtest.conf
-export SRPT_MODE CASE_TIMEOUT
+export SRPT_MODE CASE_TIMEOUT VMTEST_QUICK
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -80,7 +81,7 @@ fatal() { fail "$1" "$2"; finish; }
 
 phase init_start
 echo "VMTEST KERNEL $(uname -r) $(cat /proc/cmdline)"
-echo "VMTEST INFO setup mode=$SRPT_MODE cpus=$(grep -c ^processor /proc/cpuinfo) mem_kb=$(awk '/MemTotal/{print $2}' /proc/meminfo)"
+echo "VMTEST INFO setup mode=$SRPT_MODE quick=$VMTEST_QUICK cpus=$(grep -c ^processor /proc/cpuinfo) mem_kb=$(awk '/MemTotal/{print $2}' /proc/meminfo)"
 
 # --- modules -------------------------------------------------------------------
 modprobe configfs 2>/dev/null

@@ -32,6 +32,11 @@
 #                                  final whole-boot scan ignores this case's part
 #                                  of the log. No effect with our module.
 #   info text...                   free-form log line (VMTEST INFO <case> text)
+#   reps FULL QUICK                print FULL, or QUICK when the run is a quick one
+#                                  (run.sh --quick, used by `make check` for the
+#                                  second and third kernel to stay in the CI time
+#                                  budget): for loop counts, fio runtimes, sizes
+#   is_quick                       true in a quick run ($VMTEST_QUICK=1)
 #   is_ref                         true when running the in-kernel driver
 #
 # Utilities:
@@ -127,6 +132,8 @@ xfail_ref() {
 		fail "$@"
 	fi
 }
+is_quick() { [ "${VMTEST_QUICK:-0}" = 1 ]; }
+reps() { if is_quick; then echo "$2"; else echo "$1"; fi; }
 xfail_ref_dmesg() {
 	is_ref && echo "$*" > "$RESULTS_DIR/$CASE.refdmesg"
 	return 0

@@ -16,6 +16,8 @@
 #   --ref               test the in-kernel ib_srpt instead (validates the cases;
 #                       known upstream bugs report XFAIL there)
 #   --params STR        ib_srpt module parameters for the initial load
+#   --quick             quick run: cases use fewer iterations (VMTEST_QUICK=1,
+#                       see reps/is_quick in lib.sh)
 #   --timeout S         hard limit for the whole qemu run (default 1500)
 #   --case-timeout S    default per-case limit inside the guest (default 300;
 #                       a case may override it with a "# vmtest-timeout: N" line)
@@ -49,7 +51,7 @@ case $1 in -h | --help | -*) usage ;; esac
 KARG=$1
 shift
 KO="" SELFTEST=() GLOBS="" MODE=ours PARAMS="" TIMEOUT=1500 CASE_TIMEOUT=300
-APPEND="" MEM=2048 SMP=2 TCG=0 CONSOLE=0 KMSG=0 TOOLS=1 LOG="" QUIET=0 KEEP=0
+QUICK=0 APPEND="" MEM=2048 SMP=2 TCG=0 CONSOLE=0 KMSG=0 TOOLS=1 LOG="" QUIET=0 KEEP=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ko) KO=$(readlink -f "$2"); shift 2 ;;
@@ -57,6 +59,7 @@ while [ $# -gt 0 ]; do
 	--cases) GLOBS=$2; shift 2 ;;
 	--ref) MODE=ref; shift ;;
 	--params) PARAMS=$2; shift 2 ;;
+	--quick) QUICK=1; shift ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
 	--case-timeout) CASE_TIMEOUT=$2; shift 2 ;;
 	--append) APPEND=$2; shift 2 ;;
@@ -174,6 +177,7 @@ WORK=$(mktemp -d /tmp/srpt-vm.XXXXXX)
 	echo "SRPT_PARAMS='$PARAMS'"
 	echo "CASE_TIMEOUT=$CASE_TIMEOUT"
 	echo "VERBOSE_KMSG=$KMSG"
+	echo "VMTEST_QUICK=$QUICK"
 } > "$WORK/vmtest.conf"
 args=(--kver "$KVER" --kdir "$KDIR" --out "$WORK/initramfs.cpio" --conf "$WORK/vmtest.conf" --mode "$MODE")
 [ "$MODE" = ours ] && args+=(--ko "$KO")
