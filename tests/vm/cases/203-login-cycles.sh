@@ -33,7 +33,11 @@ while [ $i -lt "$CYCLES" ]; do
 	fi
 	# our caches while logged in: the same in the first and last cycle
 	[ $i -eq 1 ] && slab_in1=$(slab_srpt)
-	[ $i -eq "$CYCLES" ] && slab_inN=$(slab_srpt)
+	# (channels of the previous cycle may still be in their release work)
+	if [ $i -eq "$CYCLES" ]; then
+		wait_for 30 sh -c "[ \"\$(grep '^srpt' /proc/slabinfo | awk '{print \$1, \$2}' | sort)\" = \"$slab_in1\" ]"
+		slab_inN=$(slab_srpt)
+	fi
 	if ! logout_all; then
 		fail "cycle_$i" "logout timed out"
 		break
@@ -55,6 +59,7 @@ else
 	fail slab_logged_in_stable "cycle 1: $(echo "$slab_in1" | tr '\n' ' ') cycle $CYCLES: $(echo "$slab_inN" | tr '\n' ' ')"
 fi
 ref1=$(module_refcnt)
+wait_for 30 sh -c "[ \"\$(grep '^srpt' /proc/slabinfo | awk '{print \$1, \$2}' | sort)\" = \"$slab0\" ]"
 slab1=$(slab_srpt)
 [ "$ref0" = "$ref1" ] && pass refcnt_stable "$ref1" || fail refcnt_stable "$ref0 -> $ref1"
 if [ "$slab0" = "$slab1" ]; then
