@@ -9,13 +9,20 @@ FIO_LOG=/tmp/303-fio.log
 
 # The disk of a disrupted session can outlive its SCSI host for a moment;
 # login() only counts disks that did not exist before, so wait them out.
+# Also remove regular files a disrupted fio may have left at /dev/sdX,
+# which would hide the block device node of the next login.
 no_disks() {
 	wait_for 60 sh -c '! ls /sys/block | grep -q "^sd"' ||
 		info "an sd disk is still present: $(ls /sys/block | grep '^sd' | tr '\n' ' ')"
+	for _f in /dev/sd*; do
+		[ -e "$_f" ] && ! [ -b "$_f" ] && { info "removing stale $_f"; rm -f "$_f"; }
+	done
+	return 0
 }
 
 start_fio() {
-	fio --name=disrupt --filename="$DISK" --direct=1 --ioengine=libaio \
+	fio --name=disrupt --filename="$DISK" --allow_file_create=0 \
+		--direct=1 --ioengine=libaio \
 		--rw=randrw --bs=32k --iodepth=32 --size=48m --time_based \
 		--runtime=60 > "$FIO_LOG" 2>&1 &
 	FIO=$!
