@@ -7,7 +7,9 @@
 #  - a truncated SRP_CMD and a bidirectional one,
 #  - a truncated SRP_TSK_MGMT, an unknown opcode;
 # and every task management function on an idle LUN (LUN RESET, ABORT
-# TASK SET: SUCCESS; ABORT TASK of an unknown tag: FAILED; an unknown
+# SUCCESS; ABORT TASK SET, CLEAR TASK SET, CLEAR ACA: what LIO answers
+# (it does not implement them: FAILED); ABORT TASK of an unknown tag:
+# FAILED; an unknown
 # function: NOT SUPPORTED).
 # Each malformed SRP_CMD must be answered with an SRP_RSP carrying CHECK
 # CONDITION / ILLEGAL REQUEST / INVALID FIELD IN COMMAND IU (0Eh/03h) and
@@ -131,7 +133,7 @@ tmf() {
 	esac
 }
 tmf tmf-lun-reset 08 0000000000000000 00
-tmf tmf-abort-task-set 02 0000000000000000 00
+tmf tmf-abort-task-set 02 0000000000000000 "00 04 05"	# LIO: not supported
 tmf tmf-clear-task-set 04 0000000000000000 "00 04 05"
 tmf tmf-abort-unknown-tag 01 ffffffffffffffff 05
 tmf tmf-clear-aca 40 0000000000000000 "00 04 05"
