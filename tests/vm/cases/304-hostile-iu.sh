@@ -6,11 +6,10 @@
 #    imm_data_offset + len to 0 in 32 bits),
 #  - a truncated SRP_CMD and a bidirectional one,
 #  - a truncated SRP_TSK_MGMT, an unknown opcode;
-# and every task management function on an idle LUN (LUN RESET, ABORT
-# SUCCESS; ABORT TASK SET, CLEAR TASK SET, CLEAR ACA: what LIO answers
-# (it does not implement them: FAILED); ABORT TASK of an unknown tag:
-# FAILED; an unknown
-# function: NOT SUPPORTED).
+# and every task management function on an idle LUN: LUN RESET: SUCCESS;
+# ABORT TASK SET, CLEAR TASK SET, CLEAR ACA: what LIO answers (it does not
+# implement them: FAILED); ABORT TASK of an unknown tag: FAILED; an
+# unknown function: NOT SUPPORTED.
 # Each malformed SRP_CMD must be answered with an SRP_RSP carrying CHECK
 # CONDITION / ILLEGAL REQUEST / INVALID FIELD IN COMMAND IU (0Eh/03h) and
 # the tag echoed; the TMF with TASK MANAGEMENT FUNCTION FAILED; the unknown
