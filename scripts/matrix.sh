@@ -30,6 +30,7 @@
 #   SRPT_CACHE          cache directory (chroots), default /var/cache/srpt-dkms
 #   SRPT_MATRIX_61      6.1 ABI to build against   (default 6.1.0-57)
 #   SRPT_MATRIX_612     6.12 ABI to build against  (default 6.12.117+deb12)
+#   SRPT_MATRIX_FLAVOURS host flavours (default "amd64 cloud-amd64 rt-amd64")
 #   SRPT_MATRIX_CHROOTS chroots to use (default "bullseye trixie-backports sid")
 #   SRPT_MATRIX_NO_APT=1  never run apt-get (missing host headers: skipped)
 #   SRPT_MATRIX_JOBS    make -j (default 2)
@@ -188,6 +189,9 @@ build_one() {
 		-e '^$' \
 		"$out/build.log" >"$out/findings.log"
 	findings=$(wc -l <"$out/findings.log")
+	# report the number of warning/error lines (context lines not counted)
+	nwarn=$(grep -c -i -E 'warning|error' "$out/findings.log")
+	[ "$nwarn" -gt 0 ] || nwarn=$findings
 
 	if [ "$rc" -eq 0 ] && [ ! -f "$out/src/ib_srpt.ko" ]; then
 		rc=1
@@ -204,11 +208,11 @@ build_one() {
 	end=$(date +%s)
 	if [ "$rc" -ne 0 ]; then
 		[ -n "$note" ] || note="make failed (exit $rc)"
-		result "$kver" "$where" FAIL "$findings" $((end - start)) "$note"
+		result "$kver" "$where" FAIL "$nwarn" $((end - start)) "$note"
 		echo FAIL >"$out/RESULT"
 		failed=1
 	elif [ "$findings" -ne 0 ]; then
-		result "$kver" "$where" FAIL "$findings" $((end - start)) \
+		result "$kver" "$where" FAIL "$nwarn" $((end - start)) \
 			"warnings: see build/$kver/findings.log"
 		echo FAIL >"$out/RESULT"
 		failed=1
@@ -238,7 +242,7 @@ for abi in "$abi61" "$abi612"; do
 	6.12.*) line=6.12 ;;
 	*) line=${abi%%.[0-9]*-*} ;;
 	esac
-	for flavour in amd64 cloud-amd64 rt-amd64; do
+	for flavour in ${SRPT_MATRIX_FLAVOURS:-amd64 cloud-amd64 rt-amd64}; do
 		kver=$abi-$flavour
 		short=
 		[ "$flavour" = amd64 ] && short=$line
