@@ -326,7 +326,8 @@ enum srpt_command_state {
  * @rdma_cqe: completion of the last RDMA READ WR.
  * @state: enum srpt_command_state; see srpt_set_cmd_state().
  * @cmd: the LIO command.
- * @n_rdma: send WRs the rw contexts need.
+ * @n_rdma: send WRs the rw contexts need (u32: 255 descriptors may need
+ *	    more than 255 WRs).
  * @n_rw_ctx: entries in @rw_ctxs.
  * @queue_status_only: the response carries status only, no data.
  * @local_rsp: the response was built by the driver itself without LIO
@@ -344,7 +345,7 @@ struct srpt_send_ioctx {
 	struct ib_cqe		rdma_cqe;
 	enum srpt_command_state	state;
 	struct se_cmd		cmd;
-	u8			n_rdma;
+	u32			n_rdma;
 	u8			n_rw_ctx;
 	bool			queue_status_only;
 	bool			local_rsp;

@@ -76,6 +76,17 @@ static enum dma_data_direction srpt_rw_dir(enum dma_data_direction dir)
 	return dir == DMA_FROM_DEVICE ? DMA_TO_DEVICE : DMA_FROM_DEVICE;
 }
 
+/*
+ * Send WRs the channel's QP is guaranteed to hold: max_send_wr was
+ * created as at least half the send queue size (cq_size = rq_size +
+ * sq_size). A command needing more could never be posted, and retrying it
+ * through LIO would never end.
+ */
+static u32 srpt_sq_capacity(const struct srpt_rdma_ch *ch)
+{
+	return (ch->cq_size - ch->rq_size) / 2;
+}
+
 /* Add one credit to the next response for an IU that gets none. */
 static void srpt_return_credit(struct srpt_rdma_ch *ch)
 {
@@ -495,6 +506,18 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 			pr_info_ratelimited("%s: no resources for tag %#llx: %d\n",
 					    ch->sess_name, cmd->tag, ret);
 			srpt_local_cmd_rsp(sio, cmd->tag, SAM_STAT_BUSY, 0, 0, 0);
+			return false;
+		}
+		if (1 + sio->n_rdma > srpt_sq_capacity(ch)) {
+			pr_warn_ratelimited("%s: tag %#llx needs %u send WRs, the send queue holds %u\n",
+					    ch->sess_name, cmd->tag,
+					    1 + sio->n_rdma,
+					    srpt_sq_capacity(ch));
+			srpt_destroy_rw_ctxs(sio, sio->n_rw_ctx);
+			/* ABORTED COMMAND, INSUFFICIENT RESOURCES */
+			srpt_local_cmd_rsp(sio, cmd->tag,
+					   SAM_STAT_CHECK_CONDITION,
+					   ABORTED_COMMAND, 0x55, 0x03);
 			return false;
 		}
 	}
