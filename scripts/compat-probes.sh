@@ -79,8 +79,10 @@ env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u MAKELEVEL \
 if [ ! -f "$work/canary/canary.o" ]; then
 	echo "compat-probes.sh: the canary probe did not compile against $kdir." >&2
 	echo "compat-probes.sh: the build environment is broken (is /proc mounted? is the compiler the headers need installed?)." >&2
-	echo "compat-probes.sh: last lines of the probe build log:" >&2
-	tail -n 30 "$work/build.log" >&2
+	echo "compat-probes.sh: canary lines of the probe build log:" >&2
+	grep -A 5 'canary' "$work/build.log" | head -n 30 >&2
+	echo "compat-probes.sh: end of the probe build log:" >&2
+	tail -n 8 "$work/build.log" >&2
 	exit 1
 fi
 

@@ -18,7 +18,8 @@ static int __init probe_init(void)
 {
 	struct target_core_fabric_ops ops = { };
 
-	BUILD_BUG_ON(!__same_type(ops.tpg_check_prod_mode_write_protect, int (*)(struct se_portal_group *)));
+	BUILD_BUG_ON(!__same_type(ops.tpg_check_prod_mode_write_protect,
+				  int (*)(struct se_portal_group *)));
 	return 0;
 }
 module_init(probe_init);
