@@ -15,8 +15,9 @@
  *		use_srq			per physical port, shared by all TPGs
  *		acls/<initiator port ID, GUID form or IP address>/
  *
- * Every operation on a port whose HCA has been removed (the directories
- * survive the removal) fails with -ENODEV instead of touching the device.
+ * The directories of a port survive the removal of its HCA. Afterwards
+ * attribute writes, enable=1 and mkdir of a TPG fail with -ENODEV instead
+ * of touching the device; reads, enable=0 and rmdir keep working.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -175,7 +176,8 @@ static void srpt_drop_tport(struct se_wwn *wwn)
  * @wwn: the parent WWN.
  * @name: the directory name; any name is accepted and the tag is always 1.
  *
- * Return: the new TPG or an ERR_PTR.
+ * Return: the new TPG or an ERR_PTR (-ENODEV if the port's HCA has been
+ * removed; note that the LIO core may report any error as -EINVAL).
  */
 static struct se_portal_group *srpt_make_tpg(struct se_wwn *wwn,
 					     const char *name)
@@ -183,6 +185,13 @@ static struct se_portal_group *srpt_make_tpg(struct se_wwn *wwn,
 	struct srpt_port_id *port_id = srpt_wwn_to_port_id(wwn);
 	struct srpt_tpg *stpg;
 	int ret;
+
+	if (srpt_port_is_removed(port_id->sport)) {
+		/* the LIO core reports -EINVAL to userspace; say why here */
+		pr_warn("%s/%s: the RDMA device of this port has been removed\n",
+			port_id->name, name);
+		return ERR_PTR(-ENODEV);
+	}
 
 	stpg = kzalloc(sizeof(*stpg), GFP_KERNEL);
 	if (!stpg)
@@ -333,13 +342,14 @@ static struct srpt_port *srpt_attrib_to_sport(struct config_item *item)
  * @page: output page.
  * @field: the member of @sport->port_attrib.
  *
- * Return: number of characters written or -ENODEV.
+ * Works after the HCA was removed too (it only reads the stored value), so
+ * that tools that dump the whole configuration keep working.
+ *
+ * Return: number of characters written.
  */
 static ssize_t srpt_attrib_show(struct srpt_port *sport, char *page,
 				const u32 *field)
 {
-	if (srpt_port_is_removed(sport))
-		return -ENODEV;
 	return sysfs_emit(page, "%u\n", READ_ONCE(*field));
 }
 
@@ -440,8 +450,6 @@ static ssize_t srpt_tpg_attrib_use_srq_show(struct config_item *item,
 {
 	struct srpt_port *sport = srpt_attrib_to_sport(item);
 
-	if (srpt_port_is_removed(sport))
-		return -ENODEV;
 	return sysfs_emit(page, "%d\n", READ_ONCE(sport->port_attrib.use_srq));
 }
 
