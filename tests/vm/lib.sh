@@ -403,6 +403,12 @@ teardown_target() {
 # --- initiator -----------------------------------------------------------------
 _srp_host() { echo "/sys/class/infiniband_srp/srp-$IBDEV-$IBPORT"; }
 _scsi_disks() { ls /sys/block 2>/dev/null | grep '^sd' | sort; }
+# Highest disk sequence number so far (diskseq, 5.15+, is never reused,
+# unlike sdX names: a disk that appears while an old one is still being
+# removed may get the old name).
+_max_diskseq() {
+	cat /sys/block/sd*/diskseq 2>/dev/null | sort -n | tail -n 1
+}
 
 login() {
 	_sh=$(_srp_host)
@@ -412,6 +418,8 @@ login() {
 	_add="id_ext=$_sg,ioc_guid=$_sg,dest=$IP:$CM_PORT"
 	[ $# -gt 0 ] && _add="$_add,$(echo "$*" | tr ' ' ',')"
 	_before=$(_scsi_disks | tr '\n' ' ')
+	_bseq=$(_max_diskseq)
+	_bseq=${_bseq:-0}
 	_n=0
 	while :; do
 		ERR=$( (echo "$_add" > "$_sh/add_target") 2>&1 ) && break
@@ -427,7 +435,12 @@ login() {
 	while :; do
 		DISKS=""
 		for _d in $(_scsi_disks); do
-			case " $_before " in *" $_d "*) continue ;; esac
+			if [ -r "/sys/block/$_d/diskseq" ]; then
+				_sq=$(cat "/sys/block/$_d/diskseq" 2>/dev/null)
+				[ "${_sq:-0}" -gt "$_bseq" ] || continue
+			else
+				case " $_before " in *" $_d "*) continue ;; esac
+			fi
 			[ -b "/dev/$_d" ] && DISKS="$DISKS /dev/$_d"
 		done
 		set -- $DISKS

@@ -18,7 +18,7 @@
 #   --params STR        ib_srpt module parameters for the initial load
 #   --quick             quick run: cases use fewer iterations (VMTEST_QUICK=1,
 #                       see reps/is_quick in lib.sh)
-#   --timeout S         hard limit for the whole qemu run (default 1500)
+#   --timeout S         hard limit for the whole qemu run (default 2700)
 #   --case-timeout S    default per-case limit inside the guest (default 300;
 #                       a case may override it with a "# vmtest-timeout: N" line)
 #   --append STR        extra kernel command line (e.g. 'slub_debug=FZPU')
@@ -50,7 +50,7 @@ usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 case $1 in -h | --help | -*) usage ;; esac
 KARG=$1
 shift
-KO="" SELFTEST=() GLOBS="" MODE=ours PARAMS="" TIMEOUT=1500 CASE_TIMEOUT=300
+KO="" SELFTEST=() GLOBS="" MODE=ours PARAMS="" TIMEOUT=2700 CASE_TIMEOUT=300
 QUICK=0 APPEND="" MEM=2048 SMP=2 TCG=0 CONSOLE=0 KMSG=0 TOOLS=1 LOG="" QUIET=0 KEEP=0
 while [ $# -gt 0 ]; do
 	case $1 in
