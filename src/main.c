@@ -117,10 +117,14 @@ static int __init srpt_init_module(void)
 	if (ret)
 		return ret;
 
+	ret = srpt_channel_init();
+	if (ret)
+		return ret;
+
 	ret = srpt_fabric_register();
 	if (ret) {
 		pr_err("registering the srpt LIO fabric failed (%d)\n", ret);
-		return ret;
+		goto out_channel_exit;
 	}
 
 	ret = ib_register_client(&srpt_client);
@@ -134,6 +138,8 @@ static int __init srpt_init_module(void)
 
 out_unregister_fabric:
 	srpt_fabric_unregister();
+out_channel_exit:
+	srpt_channel_exit();
 	return ret;
 }
 
@@ -145,6 +151,8 @@ static void __exit srpt_cleanup_module(void)
 {
 	srpt_rdma_cm_stop();
 	ib_unregister_client(&srpt_client);
+	/* after the client: waits for release works still returning */
+	srpt_channel_exit();
 	srpt_fabric_unregister();
 }
 
