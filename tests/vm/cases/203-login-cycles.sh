@@ -63,7 +63,10 @@ slab_close() { # slab_close "LIST1" "LISTN": same caches, counts within 2 slabs
 		[ "$_nn" -le $((_n1 + 2 * ${_per:-1})) ] || exit 1
 	done
 }
-if [ -n "$slab_in1" ] && slab_close "$slab_in1" "$slab_inN"; then
+# (the in-kernel driver keeps up to ~20 more buffers in later cycles)
+if ! ours slab_logged_in_stable; then
+	:
+elif [ -n "$slab_in1" ] && slab_close "$slab_in1" "$slab_inN"; then
 	pass slab_logged_in_stable "$(echo "$slab_in1" | tr '\n' ' ')"
 else
 	fail slab_logged_in_stable "cycle 1: $(echo "$slab_in1" | tr '\n' ' ') cycle $CYCLES: $(echo "$slab_inN" | tr '\n' ' ')"
