@@ -55,7 +55,7 @@ status() { # status STEP RESULT SECONDS [note]
 }
 
 has_make_target() { # has_make_target TARGET [DIR] (reads make's database, runs nothing)
-	make -C "${2:-.}" -pRrq : 2>/dev/null | grep -q "^$1:"
+	{ make -C "${2:-.}" -pRrq : 2>/dev/null || true; } | grep -q "^$1:"
 }
 
 # step NAME COMMAND... : run, log, count
