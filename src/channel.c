@@ -532,6 +532,20 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 	ch->imm_data_offset = use_srq ? 0 : imm_data_offset;
 	strscpy(ch->sess_name, "(logging in)", sizeof(ch->sess_name));
 
+	/*
+	 * Paired with srpt_use_srq(), which disables every port of the HCA
+	 * and then waits for ch_count to drop to zero before it creates or
+	 * destroys the SRQ. This channel is counted before the port state is
+	 * read, so either the switch waits for this channel or this login sees
+	 * the port disabled (or the new use_srq value) and gives up: the SRQ
+	 * never changes under a channel that is being created.
+	 */
+	smp_mb__after_atomic();
+	if (!READ_ONCE(sport->enabled) || READ_ONCE(sdev->use_srq) != use_srq) {
+		ret = -EAGAIN;
+		goto put;
+	}
+
 	ret = srpt_ch_alloc_rings(ch, use_srq);
 	if (ret)
 		goto put;

@@ -97,13 +97,18 @@ static int srpt_login_session(struct srpt_login *l)
 	srpt_format_port_id(i_port_id, sizeof(i_port_id),
 			    l->req->initiator_port_id);
 
-	sess = srpt_session_in(READ_ONCE(sport->guid_id), ch, ch->sess_name);
+	/*
+	 * The port_id slots are written under sport->mutex (port.c), so
+	 * holding it keeps the port name directories alive while their TPG
+	 * lists are walked (lock order sport->mutex -> port_id->mutex).
+	 */
+	mutex_lock(&sport->mutex);
+	sess = srpt_session_in(sport->guid_id, ch, ch->sess_name);
 	if (IS_ERR(sess))
-		sess = srpt_session_in(READ_ONCE(sport->gid_id), ch,
-				       i_port_id);
+		sess = srpt_session_in(sport->gid_id, ch, i_port_id);
 	if (IS_ERR(sess))
-		sess = srpt_session_in(READ_ONCE(sport->gid_id), ch,
-				       i_port_id + 2);
+		sess = srpt_session_in(sport->gid_id, ch, i_port_id + 2);
+	mutex_unlock(&sport->mutex);
 	if (IS_ERR(sess)) {
 		pr_info("Rejected login for initiator %s: no ACL for %s or %s\n",
 			i_port_id, ch->sess_name, i_port_id);

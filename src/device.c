@@ -406,6 +406,12 @@ int srpt_use_srq(struct srpt_device *sdev, bool use_srq)
 		mutex_unlock(&sport->mutex);
 	}
 
+	/*
+	 * Paired with srpt_ch_create(): a channel counts itself in ch_count
+	 * before it reads the port state, so after this barrier either its
+	 * login sees the port disabled or the wait below sees the channel.
+	 */
+	smp_mb();
 	ret = srpt_wait_for_channels(sdev);
 	if (!ret)
 		ret = use_srq ? srpt_create_srq(sdev) : srpt_destroy_srq(sdev);
