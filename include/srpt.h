@@ -87,7 +87,7 @@ struct srpt_port_attrib {
  *	  returned by tpg_get_wwn(); immutable.
  */
 struct srpt_port_id {
-	struct mutex		mutex;
+	struct mutex		mutex;		/* protects tpg_list */
 	struct list_head	tpg_list;
 	struct se_wwn		wwn;
 	struct srpt_port	*sport;
@@ -164,7 +164,7 @@ struct srpt_port {
 	struct srpt_port_attrib	port_attrib;
 	atomic_t		ch_count;
 	wait_queue_head_t	ch_wq;
-	struct mutex		mutex;
+	struct mutex		mutex;		/* see @mutex above */
 	struct list_head	nexus_list;
 };
 
@@ -201,7 +201,7 @@ struct srpt_device {
 	struct ib_srq		*srq;
 	struct ib_cm_id		*cm_id;
 	int			srq_size;
-	struct mutex		sdev_mutex;
+	struct mutex		sdev_mutex;	/* serializes use_srq */
 	bool			use_srq;
 	bool			removed;
 	struct kmem_cache	*req_buf_cache;
@@ -419,7 +419,7 @@ struct srpt_rdma_ch {
 	atomic_t		req_lim;
 	atomic_t		req_lim_delta;
 	u16			imm_data_offset;
-	spinlock_t		spinlock;
+	spinlock_t		spinlock;	/* protects state */
 	enum rdma_ch_state	state;
 	struct kmem_cache	*rsp_buf_cache;
 	struct srpt_send_ioctx	**ioctx_ring;

@@ -721,6 +721,9 @@ static void srpt_release_channel_work(struct work_struct *w)
 	 */
 	if (ch->ioctx_recv_ring && ch->qp)
 		ib_drain_rq(ch->qp);
+	/* IUs still on the wait list give their SRQ buffers back */
+	if (ch->qp)
+		srpt_drain_wait_list(ch);
 	srpt_ch_destroy_qp(ch);
 
 	if (ch->using_rdma_cm)
