@@ -87,10 +87,7 @@ install:
 install-dkms: kdir-check
 	-dkms remove "$(PACKAGE_NAME)/$(PACKAGE_VERSION)" --all
 	rm -rf "/usr/src/$(PACKAGE_NAME)-$(PACKAGE_VERSION)"
-	mkdir -p "/usr/src/$(PACKAGE_NAME)-$(PACKAGE_VERSION)"
-	tar -C "$(CURDIR)" --exclude=.git --exclude=./build --exclude='*.o' \
-		--exclude='*.ko' --exclude='.*.cmd' --exclude=./src/generated \
-		-cf - . | tar -C "/usr/src/$(PACKAGE_NAME)-$(PACKAGE_VERSION)" -xf -
+	scripts/install-dkms-src.sh "/usr/src/$(PACKAGE_NAME)-$(PACKAGE_VERSION)"
 	dkms add "$(PACKAGE_NAME)/$(PACKAGE_VERSION)"
 	dkms build "$(PACKAGE_NAME)/$(PACKAGE_VERSION)" -k "$(KVER)"
 	dkms install "$(PACKAGE_NAME)/$(PACKAGE_VERSION)" -k "$(KVER)" --force
