@@ -15,7 +15,7 @@ PACKAGES="
 	qemu-system-x86 busybox-static kmod cpio xz-utils zstd e2fsprogs util-linux
 	fio mmdebstrap iproute2 sg3-utils
 	clang libclang-rt-14-dev
-	rdma-core ibverbs-providers libibumad-dev librdmacm-dev libibverbs-dev
+	rdma-core ibverbs-providers ibverbs-utils libibumad-dev librdmacm-dev libibverbs-dev
 	debhelper dh-dkms dkms lintian rpm man-db groff-base
 	linux-source-6.12
 "
