@@ -11,6 +11,7 @@
 #   lint      make lint              (if the Makefile has a lint target)
 #   unit      make -C tests/unit check
 #   fuzz      make -C tests/fuzz check
+#   ofed      tests/build/test-ofed.sh (build against a fake MLNX_OFED tree)
 #   pkg       tests/pkg/run.sh
 #   vm-6.1    tests/vm/run.sh 6.1    (VM tests with our module)
 #   vm-6.12   tests/vm/run.sh 6.12 --quick
@@ -128,6 +129,13 @@ if [ -f tests/fuzz/Makefile ]; then
 	step fuzz make -C tests/fuzz check
 else
 	skip_step fuzz "(no tests/fuzz/Makefile yet)"
+fi
+
+# Build-system tests: building against an MLNX_OFED-like tree (fake tree).
+if [ -f tests/build/test-ofed.sh ]; then
+	step ofed sh tests/build/test-ofed.sh
+else
+	skip_step ofed "(no tests/build/test-ofed.sh)"
 fi
 
 if [ -x tests/pkg/run.sh ]; then
