@@ -476,6 +476,15 @@ srpt_reload() { # srpt_reload [params]
 
 # --- RDMA device -------------------------------------------------------------------
 rxe_del() {
+	# The initiator (ib_srp) shares the device with the target here. Its
+	# reconnect work racing the device removal was seen to oops inside
+	# ib_srp's own CQ polling (6.12, srp_reconnect_work ->
+	# srp_create_ch_ib -> __ib_process_cq, RIP 0), which is not what is
+	# under test: switch reconnects off before removing the device.
+	for _rp in /sys/class/srp_remote_ports/port-*; do
+		[ -e "$_rp/reconnect_delay" ] &&
+			echo off > "$_rp/reconnect_delay" 2>/dev/null
+	done
 	run_bounded 60 rdma link delete "$IBDEV"
 }
 rxe_add() {
