@@ -38,6 +38,8 @@
 #                                  budget): for loop counts, fio runtimes, sizes
 #   is_quick                       true in a quick run ($VMTEST_QUICK=1)
 #   is_ref                         true when running the in-kernel driver
+#   ours NAME                      false (and NAME reported SKIP) with --ref: guards
+#                                  checks that read srpt-dkms log messages
 #
 # Utilities:
 #   wait_for SECONDS cmd...        poll cmd every 0.2 s until it succeeds; 1 on timeout
@@ -123,6 +125,13 @@ fail() { _result FAIL "$@"; }
 skip() { _result SKIP "$@"; }
 info() { echo "VMTEST INFO $CASE $*"; }
 is_ref() { [ "${SRPT_MODE:-ours}" = ref ]; }
+# ours NAME: a check that reads srpt-dkms log messages; with --ref it is
+# reported as skipped and ours returns 1 (use as: ours NAME && ...)
+ours() {
+	is_ref || return 0
+	skip "$1" "reads srpt-dkms log messages"
+	return 1
+}
 xfail_ref() {
 	if is_ref; then
 		_n=$1

@@ -4,13 +4,6 @@
 # parameters, and a logout releases every channel (srpt-spec.md 4.3-4.8).
 # vmtest-timeout: 180
 
-# ours NAME: checks that read our driver's log messages are skipped with --ref
-ours() {
-	is_ref || return 0
-	skip "$1" "reads srpt-dkms log messages"
-	return 1
-}
-
 dmesg_mark
 if ! setup_target; then
 	teardown_target

@@ -5,13 +5,6 @@
 # rmmod ib_srpt works afterwards.
 # vmtest-timeout: 600
 
-# ours NAME: checks that read our driver's log messages are skipped with --ref
-ours() {
-	is_ref || return 0
-	skip "$1" "reads srpt-dkms log messages"
-	return 1
-}
-
 CYCLES=${CYCLES:-50}
 
 slab_srpt() { grep '^srpt' /proc/slabinfo 2>/dev/null | awk '{print $1, $2}' | sort; }

@@ -5,13 +5,6 @@
 # bounded time and the module unloads (srpt-spec.md 4.8, 6.4, 6.5, 7.2).
 # vmtest-timeout: 420
 
-# ours NAME: checks that read our driver's log messages are skipped with --ref
-ours() {
-	is_ref || return 0
-	skip "$1" "reads srpt-dkms log messages"
-	return 1
-}
-
 released_since() { dmesg_since | grep -c 'channel released'; }
 accepted_since() { dmesg_since | grep -c 'Accepted login of'; }
 wait_released() { # wait_released N SECONDS

@@ -8,13 +8,6 @@
 # CHANNEL_LIMIT_REACHED.
 # vmtest-timeout: 300
 
-# ours NAME: checks that read our driver's log messages are skipped with --ref
-ours() {
-	is_ref || return 0
-	skip "$1" "reads srpt-dkms log messages"
-	return 1
-}
-
 IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
 IPID=0000000000000000$IID
 

@@ -5,13 +5,6 @@
 # immediate data requested and the multichannel MULTI action.
 # vmtest-timeout: 120
 
-# ours NAME: checks that read our driver's log messages are skipped with --ref
-ours() {
-	is_ref || return 0
-	skip "$1" "reads srpt-dkms log messages"
-	return 1
-}
-
 SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
 SG=${SG#0x}
 IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
