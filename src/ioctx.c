@@ -134,6 +134,61 @@ static void srpt_ioctx_exit(struct srpt_device *sdev, struct srpt_ioctx *io,
 	kmem_cache_free(cache, io->buf);
 }
 
+/*
+ * Both context types start with their struct srpt_ioctx, so the generic ring
+ * code below can treat every element as one.
+ */
+static_assert(offsetof(struct srpt_recv_ioctx, ioctx) == 0);
+static_assert(offsetof(struct srpt_send_ioctx, ioctx) == 0);
+
+/* Free the first @n contexts of a ring and the ring itself. */
+static void srpt_free_ring(struct srpt_device *sdev, void **ring, int n,
+			   struct kmem_cache *cache,
+			   enum dma_data_direction dir)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		srpt_ioctx_exit(sdev, ring[i], cache, dir);
+		kfree(ring[i]);
+	}
+	kvfree(ring);
+}
+
+/*
+ * Allocate a ring of @ring_size zeroed contexts of @obj_size bytes, each with
+ * a mapped buffer from @cache and its index set. NULL on failure, with
+ * everything allocated so far freed again.
+ */
+static void **srpt_alloc_ring(struct srpt_device *sdev, int ring_size,
+			      size_t obj_size, struct kmem_cache *cache,
+			      enum dma_data_direction dir)
+{
+	struct srpt_ioctx *io;
+	void **ring;
+	int i;
+
+	ring = kvmalloc_array(ring_size, sizeof(*ring), GFP_KERNEL);
+	if (!ring)
+		return NULL;
+	for (i = 0; i < ring_size; i++) {
+		io = kzalloc(obj_size, GFP_KERNEL);
+		if (!io)
+			goto unwind;
+		if (srpt_ioctx_init(sdev, io, cache, dir)) {
+			kfree(io);
+			goto unwind;
+		}
+		io->index = i;
+		ring[i] = io;
+	}
+	return ring;
+
+unwind:
+	srpt_free_ring(sdev, ring, i, cache, dir);
+	return NULL;
+}
+
 /**
  * srpt_alloc_recv_ring() - allocate a ring of receive contexts.
  * @sdev: HCA the buffers are mapped for.
@@ -158,32 +213,16 @@ struct srpt_recv_ioctx **srpt_alloc_recv_ring(struct srpt_device *sdev,
 			 alignment_offset + srp_max_req_size >
 			 kmem_cache_size(buf_cache)))
 		return NULL;
-	ring = kvmalloc_array(ring_size, sizeof(*ring), GFP_KERNEL);
+	ring = (struct srpt_recv_ioctx **)
+		srpt_alloc_ring(sdev, ring_size, sizeof(**ring), buf_cache,
+				DMA_FROM_DEVICE);
 	if (!ring)
 		return NULL;
 	for (i = 0; i < ring_size; i++) {
-		ring[i] = kzalloc(sizeof(*ring[i]), GFP_KERNEL);
-		if (!ring[i])
-			goto unwind;
-		if (srpt_ioctx_init(sdev, &ring[i]->ioctx, buf_cache,
-				    DMA_FROM_DEVICE)) {
-			kfree(ring[i]);
-			goto unwind;
-		}
-		ring[i]->ioctx.index = i;
 		ring[i]->ioctx.offset = alignment_offset;
 		INIT_LIST_HEAD(&ring[i]->wait_list);
 	}
 	return ring;
-
-unwind:
-	while (--i >= 0) {
-		srpt_ioctx_exit(sdev, &ring[i]->ioctx, buf_cache,
-				DMA_FROM_DEVICE);
-		kfree(ring[i]);
-	}
-	kvfree(ring);
-	return NULL;
 }
 
 /**
@@ -199,16 +238,9 @@ void srpt_free_recv_ring(struct srpt_device *sdev,
 			 struct srpt_recv_ioctx **ring, int ring_size,
 			 struct kmem_cache *buf_cache)
 {
-	int i;
-
-	if (!ring)
-		return;
-	for (i = 0; i < ring_size; i++) {
-		srpt_ioctx_exit(sdev, &ring[i]->ioctx, buf_cache,
-				DMA_FROM_DEVICE);
-		kfree(ring[i]);
-	}
-	kvfree(ring);
+	if (ring)
+		srpt_free_ring(sdev, (void **)ring, ring_size, buf_cache,
+			       DMA_FROM_DEVICE);
 }
 
 /**
@@ -224,39 +256,22 @@ struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
 					      int ring_size,
 					      struct kmem_cache *buf_cache)
 {
-	struct srpt_device *sdev = ch->sport->sdev;
 	struct srpt_send_ioctx **ring;
 	int i;
 
 	if (WARN_ON_ONCE(ring_size <= 0))
 		return NULL;
-	ring = kvmalloc_array(ring_size, sizeof(*ring), GFP_KERNEL);
+	ring = (struct srpt_send_ioctx **)
+		srpt_alloc_ring(ch->sport->sdev, ring_size, sizeof(**ring),
+				buf_cache, DMA_TO_DEVICE);
 	if (!ring)
 		return NULL;
 	for (i = 0; i < ring_size; i++) {
-		ring[i] = kzalloc(sizeof(*ring[i]), GFP_KERNEL);
-		if (!ring[i])
-			goto unwind;
-		if (srpt_ioctx_init(sdev, &ring[i]->ioctx, buf_cache,
-				    DMA_TO_DEVICE)) {
-			kfree(ring[i]);
-			goto unwind;
-		}
-		ring[i]->ioctx.index = i;
 		ring[i]->ch = ch;
 		ring[i]->rw_ctxs = &ring[i]->s_rw_ctx;
 		ring[i]->state = SRPT_STATE_DONE;
 	}
 	return ring;
-
-unwind:
-	while (--i >= 0) {
-		srpt_ioctx_exit(sdev, &ring[i]->ioctx, buf_cache,
-				DMA_TO_DEVICE);
-		kfree(ring[i]);
-	}
-	kvfree(ring);
-	return NULL;
 }
 
 /**
@@ -272,15 +287,7 @@ void srpt_free_send_ring(struct srpt_rdma_ch *ch,
 			 struct srpt_send_ioctx **ring, int ring_size,
 			 struct kmem_cache *buf_cache)
 {
-	struct srpt_device *sdev = ch->sport->sdev;
-	int i;
-
-	if (!ring)
-		return;
-	for (i = 0; i < ring_size; i++) {
-		srpt_ioctx_exit(sdev, &ring[i]->ioctx, buf_cache,
-				DMA_TO_DEVICE);
-		kfree(ring[i]);
-	}
-	kvfree(ring);
+	if (ring)
+		srpt_free_ring(ch->sport->sdev, (void **)ring, ring_size,
+			       buf_cache, DMA_TO_DEVICE);
 }
