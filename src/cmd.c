@@ -501,6 +501,11 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 		sg = &sio->imm_sg;
 		sg_cnt = 1;
 	} else if (desc.nbufs) {
+		/* Lets tests see which descriptor format ib_srp chose. */
+		if (desc.fmt == SRPT_DATA_DESC_INDIRECT)
+			pr_debug("%s: tag %#llx: indirect table, %u descriptors, %u bytes\n",
+				 ch->sess_name, cmd->tag, desc.nbufs,
+				 desc.data_len);
 		ret = srpt_alloc_rw_ctxs(sio, srp_cmd, &desc, &sg, &sg_cnt);
 		if (ret) {
 			pr_info_ratelimited("%s: no resources for tag %#llx: %d\n",

@@ -92,6 +92,17 @@
 #   initiator_names                print every ACL name candidate (one per line)
 #   guest_state_clean              true if: not logged in, no srpt port dirs, no
 #                                  backstores, ib_srpt loaded, rxe0 present
+#   reload_ib_srp [params]         log out, rmmod ib_srp, modprobe ib_srp [params]
+#                                  (a fail line on error)
+#
+# I/O:
+#   fio_verify NAME DEV RW BS QD SIZE [fio args]
+#                                  fio with O_DIRECT, libaio and verify=crc32c
+#                                  ($FIO_COMMON): writes, then reads back and
+#                                  verifies; pass/fail line NAME
+#   dyndbg FUNC on|off             switch the pr_debug() lines of ib_srpt's FUNC
+#                                  on or off (dynamic debug); non-zero if the
+#                                  kernel has no dynamic debug
 # ---------------------------------------------------------------------------
 
 EINVAL="Invalid argument"
@@ -524,4 +535,38 @@ guest_state_clean() {
 	[ -d /sys/module/ib_srpt ] || GUEST_DIRT="$GUEST_DIRT ib_srpt-not-loaded"
 	[ -d "/sys/class/infiniband/$IBDEV" ] || GUEST_DIRT="$GUEST_DIRT no-$IBDEV"
 	[ -z "$GUEST_DIRT" ]
+}
+
+reload_ib_srp() {
+	logout_all
+	rmmod ib_srp 2>/dev/null
+	modprobe ib_srp "$@" || { fail ib_srp "modprobe ib_srp $*"; return 1; }
+}
+
+# --- I/O ---------------------------------------------------------------------
+FIO_COMMON="--direct=1 --ioengine=libaio --verify=crc32c --do_verify=1
+ --verify_fatal=1 --randrepeat=0 --group_reporting"
+
+fio_verify() {
+	_fn=$1 _dev=$2 _rw=$3 _bs=$4 _qd=$5 _sz=$6
+	shift 6
+	_t0=$(date +%s)
+	# shellcheck disable=SC2086
+	if _out=$(fio --name="$_fn" --filename="$_dev" --rw="$_rw" --bs="$_bs" \
+		--iodepth="$_qd" --size="$_sz" $FIO_COMMON "$@" 2>&1); then
+		case $_out in
+		*"verify: bad"* | *"err= "[1-9]* | *"Input/output error"*)
+			fail "$_fn" "$(echo "$_out" | grep -m3 -i 'err\|bad')" ;;
+		*) pass "$_fn" "$_rw bs=$_bs qd=$_qd size=$_sz $(( $(date +%s) - _t0 ))s" ;;
+		esac
+	else
+		fail "$_fn" "fio failed: $(echo "$_out" | grep -v '^ *$' | tail -n 4 | tr '\n' ' ')"
+	fi
+}
+
+dyndbg() { # dyndbg FUNC on|off
+	_dc=/sys/kernel/debug/dynamic_debug/control
+	[ -w "$_dc" ] || { ERR="no $_dc"; return 1; }
+	case $2 in on) _fl=+p ;; *) _fl=-p ;; esac
+	cfs_write "$_dc" "module ib_srpt func $1 $_fl"
 }

@@ -8,35 +8,15 @@
 #   C  immediate data off and ib_srp never_register=1, so that every
 #      request of more than one segment uses an indirect descriptor table;
 #      cmd_sg_entries=indirect_sg_entries=255 makes the tables as large as
-#      SRP allows inline (the target, like the in-kernel one, does not
-#      fetch external tables, so ib_srp must not need them: with
-#      indirect_sg_entries > cmd_sg_entries ib_srp fails such requests
-#      itself with "Could not fit S/G list into SRP_CMD")
+#      SRP allows inline (with never_register, indirect_sg_entries >
+#      cmd_sg_entries would need external tables, which the target does
+#      not fetch: 305-io-limits covers small cmd_sg_entries with large
+#      indirect_sg_entries, with memory registration, and the refusal of
+#      external tables)
 # About 290 MiB are written and verified in total, mostly in 1 MiB
 # requests to keep the run short under emulation (about 150 MiB in a quick
 # run, run.sh --quick).
 # vmtest-timeout: 600
-
-FIO_COMMON="--direct=1 --ioengine=libaio --verify=crc32c --do_verify=1
- --verify_fatal=1 --randrepeat=0 --group_reporting"
-
-# fio_verify NAME DEV RW BS QD SIZE [extra fio args]: write then verify.
-fio_verify() {
-	_fn=$1 _dev=$2 _rw=$3 _bs=$4 _qd=$5 _sz=$6
-	shift 6
-	_t0=$(date +%s)
-	# shellcheck disable=SC2086
-	if _out=$(fio --name="$_fn" --filename="$_dev" --rw="$_rw" --bs="$_bs" \
-		--iodepth="$_qd" --size="$_sz" $FIO_COMMON "$@" 2>&1); then
-		case $_out in
-		*"verify: bad"* | *"err= "[1-9]* | *"Input/output error"*)
-			fail "$_fn" "$(echo "$_out" | grep -m3 -i 'err\|bad')" ;;
-		*) pass "$_fn" "$_rw bs=$_bs qd=$_qd size=$_sz $(( $(date +%s) - _t0 ))s" ;;
-		esac
-	else
-		fail "$_fn" "fio failed: $(echo "$_out" | grep -v '^ *$' | tail -n 4 | tr '\n' ' ')"
-	fi
-}
 
 # mixed NAME DEV: random writes with verify while another job reads.
 fio_mixed() {
@@ -91,12 +71,6 @@ start_config() {
 	LUN0=$1 LUN1=$2
 	[ -b "$LUN1" ] || { fail login "second LUN missing ($DISKS)"; return 1; }
 	return 0
-}
-
-reload_ib_srp() {
-	logout_all
-	rmmod ib_srp 2>/dev/null
-	modprobe ib_srp "$@" || { fail ib_srp "modprobe ib_srp $*"; return 1; }
 }
 
 # --- A: defaults -----------------------------------------------------------

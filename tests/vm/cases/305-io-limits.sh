@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0
+# 305-io-limits: descriptor tables and send-queue limits (srpt-spec.md 5.5,
+# 5.6, 5.7), with fio verify=crc32c wherever data moves:
+#   D  ib_srp cmd_sg_entries=4 (small) and indirect_sg_entries=2048 (large),
+#      memory registration on, max_sect=16384: requests of 4 MiB span two
+#      or more 2 MiB memory regions, so ib_srp sends an indirect table
+#      (counted on the target through its pr_debug line);
+#   X  the same with never_register=1 allow_ext_sg=1: a request with more
+#      segments than fit in the IU carries an external table, which the
+#      target does not fetch; the command must fail with CHECK CONDITION
+#      (not hang, not BUSY forever) and single-segment I/O keep working;
+#   Q  srp_sq_size=16 (the smallest send queue, 8 WRs of capacity) at
+#      QD 32: RDMA READs and responses find the send queue full and are
+#      retried through LIO (-ENOMEM / -EAGAIN); no byte may be lost;
+#   W  a 1 MiB READ needs more send WRs than that queue can ever hold: the
+#      target answers CHECK CONDITION, ABORTED COMMAND, INSUFFICIENT
+#      RESOURCES (55h/03h) instead of retrying forever.
+# vmtest-timeout: 600
+
+# count_since TEXT: kernel log lines since the last dmesg_mark with TEXT
+count_since() { dmesg_since | grep -c "$1"; }
+
+# start SQ_SIZE [login options]: target with a 128 MiB rd_mcp LUN and the
+# given srp_sq_size, logged in. Sets LUN (the disk).
+start() {
+	_sq=$1
+	shift
+	setup_target --size 128 --no-enable || return 1
+	if ! cfs_write "$TPG/attrib/srp_sq_size" "$_sq"; then
+		fail "srp_sq_size_$_sq" "$ERR"
+		return 1
+	fi
+	cfs_write "$TPG/enable" 1 || { fail enable "$ERR"; return 1; }
+	login "$@" || { fail login "$ERR"; return 1; }
+	LUN=$DISK
+	return 0
+}
+
+# max_kb DISK KB: raise max_sectors_kb of DISK to KB (or its hardware limit).
+max_kb() {
+	_q=/sys/block/${1#/dev/}/queue
+	_hw=$(cat "$_q/max_hw_sectors_kb")
+	_kb=$2
+	[ "$_hw" -lt "$_kb" ] && _kb=$_hw
+	echo "$_kb" > "$_q/max_sectors_kb" 2>/dev/null
+	cat "$_q/max_sectors_kb"
+}
+
+# --- D: indirect tables from memory registration -----------------------------
+if reload_ib_srp cmd_sg_entries=4 indirect_sg_entries=2048 &&
+	start 4096 max_sect=16384; then
+	kb=$(max_kb "$LUN" 4096)
+	info "D: max_sectors_kb $kb (hw $(cat "/sys/block/${LUN#/dev/}/queue/max_hw_sectors_kb"))"
+	dbg=0
+	is_ref || { dyndbg srpt_handle_cmd on && dbg=1; }
+	dmesg_mark
+	fio_verify D-seq4m-qd8 "$LUN" write 4m 8 "$(reps 64m 32m)"
+	fio_verify D-range-qd16 "$LUN" randwrite 4k 16 "$(reps 32m 16m)" \
+		--bsrange=512-4m
+	n=$(count_since 'indirect table')
+	[ "$dbg" = 1 ] && dyndbg srpt_handle_cmd off
+	if ours D-indirect-used; then
+		if [ "$dbg" = 0 ]; then
+			skip D-indirect-used "no dynamic debug: $ERR"
+		elif [ "$n" -gt 0 ]; then
+			pass D-indirect-used "$n commands with an indirect table ($(dmesg_since | grep -m1 'indirect table' | sed 's/.*: tag/tag/'))"
+		else
+			fail D-indirect-used "no indirect table seen (max_sectors_kb $kb)"
+		fi
+	fi
+fi
+teardown_target || fail teardown "config D"
+
+# --- X: external tables are refused cleanly -------------------------------------
+if ours X-external-table &&
+	reload_ib_srp never_register=1 allow_ext_sg=1 cmd_sg_entries=4 \
+		indirect_sg_entries=64 && start 4096; then
+	check X-one-segment dd if=/dev/zero of="$LUN" bs=4k count=16 oflag=direct
+	dmesg_mark
+	# 256 KiB from an anonymous buffer: 64 pages, far more than 4 segments.
+	if run_bounded 120 dd if="$LUN" of=/dev/null bs=256k count=4 iflag=direct; then
+		info "X: the 256 KiB read succeeded (its pages were contiguous?)"
+	elif [ $? = 124 ]; then
+		fail X-external-table "dd hung"
+	fi
+	n=$(count_since 'malformed SRP_CMD')
+	if [ "$n" -gt 0 ]; then
+		pass X-external-table "$n commands with an external table answered with CHECK CONDITION"
+	else
+		fail X-external-table "no external table refused: $(dmesg_since | tail -n 3 | tr '\n' ' ')"
+	fi
+	check X-after dd if="$LUN" of=/dev/null bs=4k count=16 iflag=direct
+fi
+teardown_target || fail teardown "config X"
+
+# --- Q, W: the smallest send queue ------------------------------------------------
+if reload_ib_srp && start 16 max_sect=2048; then
+	kb=$(max_kb "$LUN" 1024)
+	is_ref || dyndbg srpt_queue_response on || true
+	dmesg_mark
+	fio_verify Q-rand256k-qd32 "$LUN" randwrite 256k 32 "$(reps 32m 16m)"
+	fio_verify Q-rand4k-qd32 "$LUN" randwrite 4k 32 "$(reps 8m 4m)"
+	is_ref || dyndbg srpt_queue_response off || true
+	full_w=$(count_since 'IB send queue full')
+	full_r=$(count_since 'send queue full, tag')
+	if ours Q-queue-full; then
+		if [ $((full_w + full_r)) -gt 0 ]; then
+			pass Q-queue-full "retried: $full_w RDMA READ posts (rate-limited log), $full_r responses"
+		else
+			fail Q-queue-full "the send queue never filled up"
+		fi
+	fi
+
+	# W: READ(10) of 2048 blocks. 1 MiB is 256 pages, 8 RDMA WRITE WRs of 32 SGEs plus the SEND.
+	dmesg_mark
+	run_bounded 120 sg_raw -r 1048576 "$LUN" 28 00 00 00 00 00 00 08 00 00
+	rc=$?
+	ERR=$(echo "$ERR" | tr '\n' ' ')
+	if [ $rc = 124 ]; then
+		fail W-too-many-wrs "1 MiB READ hung (max_sectors_kb $kb)"
+	elif ours W-too-many-wrs; then
+		case $ERR in
+		*"Aborted"*[Ii]nsufficient*resources* | *"Aborted"*"55 03"* | *"Aborted"*"0x55"*)
+			if [ "$(count_since 'send WRs, the send queue holds')" -gt 0 ]; then
+				pass W-too-many-wrs "CHECK CONDITION, ABORTED COMMAND, INSUFFICIENT RESOURCES"
+			else
+				fail W-too-many-wrs "sense without our log line: $ERR"
+			fi ;;
+		*) fail W-too-many-wrs "rc $rc: $ERR" ;;
+		esac
+	else
+		info "W: in-kernel driver: rc $rc: $ERR"
+	fi
+	check W-after dd if="$LUN" of=/dev/null bs=64k count=16 iflag=direct
+fi
+teardown_target || fail teardown "config Q"
+reload_ib_srp || true

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+# 306-abort-task: ABORT TASK of a command that is still in flight in the
+# backend (srpt-spec.md 5.9). LUN 1 is an iblock backstore on a null_blk
+# device that completes every request after 2 s. sg_raw sends a READ and a
+# WRITE with a 1 s timeout, so the SCSI midlayer aborts them and ib_srp
+# sends an SRP_TSK_MGMT ABORT TASK for a command LIO is executing:
+#  - the TMF completes (LIO: "ABORT_TASK: Sending TMR_FUNCTION_COMPLETE"),
+#    the aborted command gets no response, nothing hangs;
+#  - the initiator's credits (req_lim) return to their idle value, so the
+#    aborted command's credit came back with a later response;
+#  - I/O on both LUNs works afterwards (fio verify on LUN 0).
+# vmtest-timeout: 300
+
+NULLB_NS=2000000000
+
+# scsi_host_of DISK: the SCSI host directory of /dev/sdX
+scsi_host_of() {
+	_h=$(readlink -f "/sys/block/${1#/dev/}/device" | grep -o 'host[0-9]*' | head -n 1)
+	echo "/sys/class/scsi_host/$_h"
+}
+
+count_since() { dmesg_since | grep -c "$1"; }
+tmf_logged() { dmesg_since | grep -q 'ABORT_TASK: Sending'; }
+lim_is() { [ "$(cat "$HOST/req_lim")" = "$1" ]; }
+
+# abort_one NAME sg_raw-args...: a command that times out after 1 s.
+abort_one() {
+	_an=$1
+	shift
+	dmesg_mark
+	run_bounded 60 sg_raw -t 1 "$@"
+	_rc=$?
+	if [ $_rc = 124 ]; then
+		fail "$_an" "sg_raw hung"
+		return
+	fi
+	# LIO completes the TMF once the backend has finished the command.
+	wait_for 20 tmf_logged
+	_abort=$(count_since 'SRP abort called')
+	_done=$(count_since 'ABORT_TASK: Sending TMR_FUNCTION_COMPLETE')
+	_none=$(count_since 'TMR_TASK_DOES_NOT_EXIST')
+	if [ $_rc = 0 ]; then
+		fail "$_an" "the command did not time out (null_blk delay not in effect?)"
+	elif [ "$_abort" -ge 1 ] && [ "$_done" -ge 1 ]; then
+		pass "$_an" "ABORT TASK of an in-flight command: FUNCTION COMPLETE (sg_raw rc $_rc)"
+	else
+		fail "$_an" "abort called $_abort, complete $_done, no task $_none: $(dmesg_since | tail -n 4 | tr '\n' ' ')"
+	fi
+}
+
+if [ -e /sys/module/null_blk ]; then
+	rmmod null_blk 2>/dev/null
+fi
+if ! try modprobe null_blk nr_devices=1 irqmode=2 completion_nsec=$NULLB_NS gb=1; then
+	skip abort "modprobe null_blk: $ERR"
+	exit 0
+fi
+setup_target --size 16 --no-enable || exit 0
+dev=$T/core/iblock_0/slow
+mkdir -p "$dev" &&
+	cfs_write "$dev/control" "udev_path=/dev/nullb0" &&
+	cfs_write "$dev/enable" 1 || fail iblock "null_blk backstore: $ERR"
+mkdir "$TPG/lun/lun_1" && ln -s "$dev" "$TPG/lun/lun_1/slow" ||
+	fail iblock "lun_1"
+for a in "$TPG"/acls/*; do
+	mkdir "$a/lun_1" && ln -s "$TPG/lun/lun_1" "$a/lun_1/map1" ||
+		fail iblock "ACL ${a##*/}"
+done
+SETUP_LUNS=2
+cfs_write "$TPG/enable" 1 || fail enable "$ERR"
+# The partition scan of the slow LUN takes a few of its 2 s reads.
+if ! login; then
+	fail login "$ERR"
+	teardown_target
+	rmmod null_blk
+	exit 0
+fi
+FAST="" SLOW=""
+for d in $DISKS; do
+	# rd_mcp LUN: 16 MiB; null_blk LUN: 1 GiB
+	if [ "$(cat "/sys/block/${d#/dev/}/size")" -gt 65536 ]; then
+		SLOW=$d
+	else
+		FAST=$d
+	fi
+done
+if [ -z "$FAST" ] || [ -z "$SLOW" ]; then
+	fail luns "cannot tell the LUNs apart: $DISKS"
+else
+	HOST=$(scsi_host_of "$SLOW")
+	lim0=$(cat "$HOST/req_lim")
+	info "fast $FAST, slow $SLOW, $HOST, idle req_lim $lim0"
+
+	abort_one abort-read -r 4096 "$SLOW" 28 00 00 00 00 00 00 00 08 00
+	dd if=/dev/zero of=/tmp/wbuf bs=4096 count=1 2>/dev/null
+	abort_one abort-write -s 4096 -i /tmp/wbuf "$SLOW" 2a 00 00 00 00 10 00 00 08 00
+
+	# Let a response carry the returned credits, then compare at idle.
+	dd if="$FAST" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
+	if wait_for 20 lim_is "$lim0"; then
+		pass credits "req_lim back to $lim0"
+	else
+		fail credits "req_lim $(cat "$HOST/req_lim"), idle value was $lim0"
+	fi
+
+	fio_verify after-fast "$FAST" randwrite 4k 16 4m
+	check after-slow dd if="$SLOW" of=/dev/null bs=4k count=1 iflag=direct
+fi
+teardown_target || fail teardown "null_blk LUN"
+rmmod null_blk || fail rmmod "null_blk still in use"
