@@ -523,12 +523,21 @@ void srpt_free_send_ring(struct srpt_rdma_ch *ch,
 			 struct srpt_send_ioctx **ring, int ring_size,
 			 struct kmem_cache *buf_cache);
 
-/* cmd.c: the I/O path and LIO command callbacks */
+/* cmd.c: receiving IUs, send contexts and starting commands */
 void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 int srpt_post_recv(struct srpt_device *sdev, struct srpt_rdma_ch *ch,
 		   struct srpt_recv_ioctx *ioctx);
 void srpt_process_wait_list(struct srpt_rdma_ch *ch);
 void srpt_drain_wait_list(struct srpt_rdma_ch *ch);
+void srpt_put_send_ioctx(struct srpt_send_ioctx *sio);
+
+/* rsp.c: data transfer, responses and the LIO command callbacks */
+enum srpt_command_state
+srpt_set_cmd_state(struct srpt_send_ioctx *sio, enum srpt_command_state new);
+void srpt_return_credit(struct srpt_rdma_ch *ch);
+void srpt_local_cmd_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 status,
+			u8 key, u8 asc, u8 ascq);
+void srpt_local_tmf_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 code);
 int srpt_check_stop_free(struct se_cmd *cmd);
 void srpt_release_cmd(struct se_cmd *cmd);
 int srpt_write_pending(struct se_cmd *cmd);

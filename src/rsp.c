@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rsp.c - the send side of the I/O path: the command state machine, RDMA
+ * transfers of write and read data, building and posting SRP responses
+ * (including those the driver generates itself for commands LIO never
+ * saw), credit accounting, and the LIO fabric callbacks that drive a
+ * command from write data to its release (srpt-spec.md section 5).
+ * Receiving IUs and starting commands is in cmd.c.
+ *
+ * Contexts: send and RDMA READ completions run on the channel's CQ
+ * (IB_POLL_WORKQUEUE), serialized with its receive completions. LIO
+ * callbacks run in LIO's own work items and may race with the completions
+ * of the same command only where the state machine below says so.
+ *
+ * Where this differs from the in-kernel driver:
+ *  - responses the driver generates itself are built without touching an
+ *    uninitialised se_cmd or a freed se_tmr_req; the send completion then
+ *    frees the tag;
+ *  - a response that does not fit in the send queue is retried by LIO
+ *    (-EAGAIN) instead of being dropped.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <scsi/scsi_proto.h>
+
+#include "srpt.h"
+#include "srpt_iu.h"
+
+static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/**
+ * srpt_set_cmd_state() - set the state of a command.
+ * @sio: send context of the command.
+ * @new: new state.
+ *
+ * A command in state DONE stays there.
+ *
+ * Return: the previous state.
+ */
+enum srpt_command_state
+srpt_set_cmd_state(struct srpt_send_ioctx *sio, enum srpt_command_state new)
+{
+	enum srpt_command_state prev = READ_ONCE(sio->state);
+
+	if (prev != SRPT_STATE_DONE)
+		WRITE_ONCE(sio->state, new);
+	return prev;
+}
+
+/**
+ * srpt_test_and_set_cmd_state() - change the state if it has a given value.
+ * @sio: send context of the command.
+ * @old: expected current state (not DONE).
+ * @new: new state (not NEW).
+ *
+ * Return: true if the state was @old and is now @new.
+ */
+static bool srpt_test_and_set_cmd_state(struct srpt_send_ioctx *sio,
+					enum srpt_command_state old,
+					enum srpt_command_state new)
+{
+	WARN_ON_ONCE(old == SRPT_STATE_DONE);
+	WARN_ON_ONCE(new == SRPT_STATE_NEW);
+	return cmpxchg(&sio->state, old, new) == old;
+}
+
+/* Add one credit to the next response for an IU that gets none. */
+void srpt_return_credit(struct srpt_rdma_ch *ch)
+{
+	atomic_inc(&ch->req_lim_delta);
+}
+
+/**
+ * srpt_post_rsp() - post the response held in the send buffer.
+ * @sio: send context.
+ * @len: response length in bytes.
+ * @with_data: put the RDMA WRITEs of the read data in front of the SEND.
+ * @state: state the command enters before the post (CMD_RSP_SENT or
+ *	   MGMT_RSP_SENT); the previous state is restored on failure.
+ *
+ * Reserves 1 + n_rdma send queue entries, given back by srpt_send_done().
+ *
+ * Return: 0; -EAGAIN if the send queue is full; another negative errno if
+ * posting failed.
+ */
+static int srpt_post_rsp(struct srpt_send_ioctx *sio, int len, bool with_data,
+			 enum srpt_command_state state)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	struct srpt_device *sdev = ch->sport->sdev;
+	struct ib_send_wr send_wr = {}, *first_wr = &send_wr;
+	enum srpt_command_state prev;
+	int n = 1 + sio->n_rdma;
+	struct ib_sge sge;
+	int i, ret;
+
+	if (atomic_sub_return(n, &ch->sq_wr_avail) < 0) {
+		atomic_add(n, &ch->sq_wr_avail);
+		return -EAGAIN;
+	}
+	if (with_data) {
+		for (i = sio->n_rw_ctx - 1; i >= 0; i--)
+			first_wr = rdma_rw_ctx_wrs(&sio->rw_ctxs[i].rw, ch->qp,
+						   ch->sport->port, NULL,
+						   first_wr);
+	}
+	ib_dma_sync_single_for_device(sdev->device, sio->ioctx.dma, len,
+				      DMA_TO_DEVICE);
+	sge.addr = sio->ioctx.dma;
+	sge.length = len;
+	sge.lkey = sdev->lkey;
+	sio->ioctx.cqe.done = srpt_send_done;
+	send_wr.wr_cqe = &sio->ioctx.cqe;
+	send_wr.sg_list = &sge;
+	send_wr.num_sge = 1;
+	send_wr.opcode = IB_WR_SEND;
+	send_wr.send_flags = IB_SEND_SIGNALED;
+
+	/* The completion may run before ib_post_send() returns. */
+	prev = srpt_set_cmd_state(sio, state);
+	ret = ib_post_send(ch->qp, first_wr, NULL);
+	if (ret) {
+		WRITE_ONCE(sio->state, prev);
+		atomic_add(n, &ch->sq_wr_avail);
+		pr_info_ratelimited("%s: posting response failed: %d\n",
+				    ch->sess_name, ret);
+	}
+	return ret;
+}
+
+/* Credits granted by the next response: 1 plus the pending delta. */
+static u32 srpt_take_credits(struct srpt_rdma_ch *ch)
+{
+	u32 delta = 1 + atomic_xchg(&ch->req_lim_delta, 0);
+
+	atomic_add(delta, &ch->req_lim);
+	return delta;
+}
+
+/* Undo srpt_take_credits() for a response that was not sent. */
+static void srpt_untake_credits(struct srpt_rdma_ch *ch, u32 delta)
+{
+	atomic_sub(delta, &ch->req_lim);
+	atomic_add(delta - 1, &ch->req_lim_delta);
+}
+
+/**
+ * srpt_send_local_rsp() - answer a command or TMF LIO does not own.
+ * @sio: send context (state NEW or MGMT).
+ * @len: response length, already built in the send buffer with the
+ *	 credits @delta, or a negative errno if building failed.
+ * @delta: credits the response grants.
+ *
+ * If the response cannot be posted the context is freed right away and the
+ * credit is carried by a later response.
+ */
+static void srpt_send_local_rsp(struct srpt_send_ioctx *sio, int len,
+				u32 delta)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	enum srpt_command_state state = sio->state == SRPT_STATE_MGMT ?
+		SRPT_STATE_MGMT_RSP_SENT : SRPT_STATE_CMD_RSP_SENT;
+
+	sio->local_rsp = true;
+	/* Nothing is transferred: the rw contexts need no send WRs. */
+	sio->n_rdma = 0;
+	if (len >= 0 && srpt_post_rsp(sio, len, false, state) == 0)
+		return;
+	srpt_untake_credits(ch, delta);
+	srpt_return_credit(ch);
+	sio->state = SRPT_STATE_DONE;
+	srpt_put_send_ioctx(sio);
+}
+
+/**
+ * srpt_local_cmd_rsp() - answer an SRP_CMD without LIO.
+ * @sio: send context of the command (state NEW).
+ * @tag: tag of the SRP_CMD.
+ * @status: SCSI status.
+ * @key: sense key, used if @status is CHECK CONDITION.
+ * @asc: additional sense code, likewise.
+ * @ascq: additional sense code qualifier, likewise.
+ *
+ * Sends @status, with fixed-format sense data for CHECK CONDITION.
+ * The send completion frees @sio; if the response cannot be posted, @sio
+ * is freed right away.
+ */
+void srpt_local_cmd_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 status,
+			u8 key, u8 asc, u8 ascq)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	struct srpt_rsp_info info = {};
+	u8 sense[SRPT_FIXED_SENSE_LEN];
+	int len;
+
+	info.tag = tag;
+	info.status = status;
+	if (status == SAM_STAT_CHECK_CONDITION) {
+		len = srpt_iu_build_sense(sense, sizeof(sense), key, asc,
+					  ascq);
+		info.sense = sense;
+		info.sense_len = len > 0 ? len : 0;
+	}
+	info.req_lim_delta = srpt_take_credits(ch);
+	len = srpt_iu_build_rsp(sio->ioctx.buf, ch->max_rsp_size,
+				ch->max_ti_iu_len, &info);
+	srpt_send_local_rsp(sio, len, info.req_lim_delta);
+}
+
+/**
+ * srpt_local_tmf_rsp() - answer an SRP_TSK_MGMT with @code, without LIO.
+ * @sio: send context of the TMF (state MGMT).
+ * @tag: tag of the SRP_TSK_MGMT.
+ * @code: SRP task management response code.
+ *
+ * The send completion frees @sio; if the response cannot be posted, @sio
+ * is freed right away.
+ */
+void srpt_local_tmf_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 code)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	u32 delta = srpt_take_credits(ch);
+	int len;
+
+	len = srpt_iu_build_tsk_mgmt_rsp(sio->ioctx.buf, ch->max_rsp_size,
+					 ch->max_ti_iu_len, tag, delta, code);
+	srpt_send_local_rsp(sio, len, delta);
+}
+
+/**
+ * srpt_send_done() - completion of the SEND of a response.
+ * @cq: completion queue.
+ * @wc: work completion.
+ *
+ * Gives back the send queue entries and frees the command.
+ *
+ * Context: CQ context of the channel.
+ */
+static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srpt_rdma_ch *ch = wc->qp->qp_context;
+	struct srpt_send_ioctx *sio =
+		container_of(wc->wr_cqe, struct srpt_send_ioctx, ioctx.cqe);
+	enum srpt_command_state state;
+
+	state = srpt_set_cmd_state(sio, SRPT_STATE_DONE);
+	WARN_ON_ONCE(state != SRPT_STATE_CMD_RSP_SENT &&
+		     state != SRPT_STATE_MGMT_RSP_SENT);
+	atomic_add(1 + sio->n_rdma, &ch->sq_wr_avail);
+	if (unlikely(wc->status != IB_WC_SUCCESS &&
+		     wc->status != IB_WC_WR_FLUSH_ERR))
+		pr_info_ratelimited("%s: sending response failed: %s\n",
+				    ch->sess_name,
+				    ib_wc_status_msg(wc->status));
+
+	if (sio->local_rsp)
+		srpt_put_send_ioctx(sio);
+	else if (state != SRPT_STATE_DONE)
+		transport_generic_free_cmd(&sio->cmd, 0);
+	else
+		pr_err("%s: response completion for tag %#llx came too late\n",
+		       ch->sess_name, sio->cmd.tag);
+
+	srpt_process_wait_list(ch);
+}
+
+/**
+ * srpt_abort_cmd() - fail a command whose write data could not be fetched.
+ * @sio: send context.
+ */
+static void srpt_abort_cmd(struct srpt_send_ioctx *sio)
+{
+	if (srpt_test_and_set_cmd_state(sio, SRPT_STATE_NEED_DATA,
+					SRPT_STATE_DATA_IN))
+		transport_generic_request_failure(&sio->cmd,
+						  TCM_CHECK_CONDITION_ABORT_CMD);
+	else
+		pr_debug("abort of tag %#llx in state %d\n", sio->cmd.tag,
+			 sio->state);
+}
+
+/**
+ * srpt_rdma_read_done() - the write data of a command has arrived.
+ * @cq: completion queue.
+ * @wc: completion of the last RDMA READ of the command.
+ *
+ * Context: CQ context of the channel.
+ */
+static void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srpt_rdma_ch *ch = wc->qp->qp_context;
+	struct srpt_send_ioctx *sio =
+		container_of(wc->wr_cqe, struct srpt_send_ioctx, rdma_cqe);
+
+	WARN_ON_ONCE(sio->n_rdma == 0);
+	atomic_add(sio->n_rdma, &ch->sq_wr_avail);
+	sio->n_rdma = 0;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_info_ratelimited("%s: RDMA READ of tag %#llx failed: %s\n",
+					    ch->sess_name, sio->cmd.tag,
+					    ib_wc_status_msg(wc->status));
+		srpt_abort_cmd(sio);
+		return;
+	}
+	if (srpt_test_and_set_cmd_state(sio, SRPT_STATE_NEED_DATA,
+					SRPT_STATE_DATA_IN))
+		target_execute_cmd(&sio->cmd);
+	else
+		pr_err("%s: RDMA READ of tag %#llx completed in state %d\n",
+		       ch->sess_name, sio->cmd.tag, sio->state);
+}
+
+/**
+ * srpt_write_pending() - fetch the write data of a command (LIO callback).
+ * @cmd: the command.
+ *
+ * Immediate data is already there; otherwise all RDMA READs are posted as
+ * one chain, only the last one signaled.
+ *
+ * Return: 0; -ENOMEM if the send queue is full (LIO retries later);
+ * another negative errno if posting failed.
+ */
+int srpt_write_pending(struct se_cmd *cmd)
+{
+	struct srpt_send_ioctx *sio =
+		container_of(cmd, struct srpt_send_ioctx, cmd);
+	struct srpt_rdma_ch *ch = sio->ch;
+	struct ib_send_wr *first_wr = NULL;
+	struct ib_cqe *cqe = &sio->rdma_cqe;
+	enum srpt_command_state prev;
+	int i, ret, n = sio->n_rdma;
+
+	if (sio->recv_ioctx || !sio->n_rw_ctx) {
+		srpt_set_cmd_state(sio, SRPT_STATE_DATA_IN);
+		target_execute_cmd(cmd);
+		return 0;
+	}
+
+	if (atomic_sub_return(n, &ch->sq_wr_avail) < 0) {
+		atomic_add(n, &ch->sq_wr_avail);
+		pr_warn_ratelimited("%s: IB send queue full (needed %d)\n",
+				    ch->sess_name, n);
+		return -ENOMEM;
+	}
+	cqe->done = srpt_rdma_read_done;
+	for (i = sio->n_rw_ctx - 1; i >= 0; i--) {
+		first_wr = rdma_rw_ctx_wrs(&sio->rw_ctxs[i].rw, ch->qp,
+					   ch->sport->port, cqe, first_wr);
+		cqe = NULL;
+	}
+	prev = srpt_set_cmd_state(sio, SRPT_STATE_NEED_DATA);
+	WARN_ON_ONCE(prev == SRPT_STATE_DONE);
+	ret = ib_post_send(ch->qp, first_wr, NULL);
+	if (ret) {
+		WRITE_ONCE(sio->state, prev);
+		atomic_add(n, &ch->sq_wr_avail);
+		pr_err_ratelimited("%s: posting RDMA READ of tag %#llx failed: %d\n",
+				   ch->sess_name, cmd->tag, ret);
+	}
+	return ret;
+}
+
+/* SRP_RSP of a TMF: map the LIO response to an SRP response code. */
+static u8 srpt_tmr_rsp_code(struct se_cmd *cmd)
+{
+	switch (cmd->se_tmr_req->response) {
+	case TMR_FUNCTION_COMPLETE:
+		return SRPT_TSK_MGMT_SUCCESS;
+	case TMR_FUNCTION_REJECTED:
+		return SRPT_TSK_MGMT_FUNC_NOT_SUPP;
+	default:
+		return SRPT_TSK_MGMT_FAILED;
+	}
+}
+
+/* Build the SRP_RSP of a SCSI command LIO completed. */
+static int srpt_build_cmd_rsp(struct srpt_send_ioctx *sio, u32 delta)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	struct se_cmd *cmd = &sio->cmd;
+	struct srpt_rsp_info info = {};
+	int len;
+
+	info.tag = cmd->tag;
+	info.req_lim_delta = delta;
+	info.status = cmd->scsi_status;
+	WARN_ON_ONCE(info.status & 1);
+	if (cmd->data_direction == DMA_TO_DEVICE)
+		info.dir = SRPT_DIR_WRITE;
+	else if (cmd->data_direction == DMA_FROM_DEVICE)
+		info.dir = SRPT_DIR_READ;
+	info.underflow = cmd->se_cmd_flags & SCF_UNDERFLOW_BIT;
+	info.overflow = cmd->se_cmd_flags & SCF_OVERFLOW_BIT;
+	info.residual = cmd->residual_count;
+	if (cmd->scsi_sense_length) {
+		u32 avail = min_t(u32, cmd->scsi_sense_length,
+				  sizeof(sio->sense_data));
+
+		info.sense = sio->sense_data;
+		info.sense_len = srpt_iu_sense_len(sio->sense_data, avail);
+	}
+	len = srpt_iu_build_rsp(sio->ioctx.buf, ch->max_rsp_size,
+				ch->max_ti_iu_len, &info);
+	if (len >= 0 && len - (int)sizeof(struct srpt_rsp) <
+	    (int)info.sense_len)
+		pr_warn_ratelimited("%s: sense data of tag %#llx truncated from %u to %d bytes\n",
+				    ch->sess_name, cmd->tag, info.sense_len,
+				    len - (int)sizeof(struct srpt_rsp));
+	return len;
+}
+
+/**
+ * srpt_queue_response() - send the response of a command or TMF.
+ * @cmd: the command.
+ *
+ * Context: may run in completion context; does not sleep.
+ * Return: 0 if the response was posted or dropped; -EAGAIN if the send
+ * queue is full and LIO should call again later.
+ */
+static int srpt_queue_response(struct se_cmd *cmd)
+{
+	struct srpt_send_ioctx *sio =
+		container_of(cmd, struct srpt_send_ioctx, cmd);
+	struct srpt_rdma_ch *ch = sio->ch;
+	enum srpt_command_state state = READ_ONCE(sio->state);
+	enum srpt_command_state new_state;
+	bool with_data = false;
+	u32 delta;
+	int len, ret;
+
+	switch (state) {
+	case SRPT_STATE_NEW:
+	case SRPT_STATE_DATA_IN:
+		new_state = SRPT_STATE_CMD_RSP_SENT;
+		break;
+	case SRPT_STATE_MGMT:
+		new_state = SRPT_STATE_MGMT_RSP_SENT;
+		break;
+	default:
+		WARN_ONCE(1, "%s: response for tag %#llx in state %d\n",
+			  ch->sess_name, cmd->tag, state);
+		return 0;
+	}
+
+	delta = srpt_take_credits(ch);
+	if (new_state == SRPT_STATE_MGMT_RSP_SENT) {
+		len = srpt_iu_build_tsk_mgmt_rsp(sio->ioctx.buf,
+						 ch->max_rsp_size,
+						 ch->max_ti_iu_len, cmd->tag,
+						 delta,
+						 srpt_tmr_rsp_code(cmd));
+	} else {
+		with_data = cmd->data_direction == DMA_FROM_DEVICE &&
+			    cmd->data_length && !sio->queue_status_only;
+		len = srpt_build_cmd_rsp(sio, delta);
+	}
+	ret = len < 0 ? len : srpt_post_rsp(sio, len, with_data, new_state);
+	if (!ret)
+		return 0;
+
+	srpt_untake_credits(ch, delta);
+	/*
+	 * Send queue full: let LIO retry. That needs the device of the
+	 * command; TMFs and commands that never reached a LUN are dropped.
+	 */
+	if (ret == -EAGAIN && new_state == SRPT_STATE_CMD_RSP_SENT &&
+	    cmd->se_dev) {
+		pr_debug("%s: send queue full, tag %#llx retried\n",
+			 ch->sess_name, cmd->tag);
+		return -EAGAIN;
+	}
+	pr_warn_ratelimited("%s: dropping response of tag %#llx: %d\n",
+			    ch->sess_name, cmd->tag, ret);
+	srpt_return_credit(ch);
+	sio->state = SRPT_STATE_DONE;
+	target_put_sess_cmd(cmd);
+	return 0;
+}
+
+/**
+ * srpt_queue_data_in() - send read data and status (LIO callback).
+ * @cmd: the command.
+ *
+ * Return: see srpt_queue_response().
+ */
+int srpt_queue_data_in(struct se_cmd *cmd)
+{
+	return srpt_queue_response(cmd);
+}
+
+/**
+ * srpt_queue_status() - send status without data (LIO callback).
+ * @cmd: the command.
+ *
+ * Return: see srpt_queue_response().
+ */
+int srpt_queue_status(struct se_cmd *cmd)
+{
+	struct srpt_send_ioctx *sio =
+		container_of(cmd, struct srpt_send_ioctx, cmd);
+
+	WARN_ON_ONCE(cmd->sense_buffer != sio->sense_data);
+	WARN_ON_ONCE((cmd->se_cmd_flags &
+		      (SCF_TRANSPORT_TASK_SENSE | SCF_EMULATED_TASK_SENSE)) &&
+		     cmd->scsi_status != SAM_STAT_CHECK_CONDITION);
+	sio->queue_status_only = true;
+	return srpt_queue_response(cmd);
+}
+
+/**
+ * srpt_queue_tm_rsp() - send the response of a TMF (LIO callback).
+ * @cmd: the TMF command.
+ */
+void srpt_queue_tm_rsp(struct se_cmd *cmd)
+{
+	srpt_queue_response(cmd);
+}
+
+/**
+ * srpt_aborted_task() - LIO aborted a command without a response.
+ * @cmd: the command.
+ *
+ * The initiator's credit comes back with the next response.
+ */
+void srpt_aborted_task(struct se_cmd *cmd)
+{
+	struct srpt_send_ioctx *sio =
+		container_of(cmd, struct srpt_send_ioctx, cmd);
+
+	srpt_return_credit(sio->ch);
+}
+
+/**
+ * srpt_check_stop_free() - drop the fabric acknowledgment reference.
+ * @cmd: the command.
+ *
+ * Return: the target_put_sess_cmd() result.
+ */
+int srpt_check_stop_free(struct se_cmd *cmd)
+{
+	return target_put_sess_cmd(cmd);
+}
+
+/**
+ * srpt_release_cmd() - free a command (LIO callback, last reference).
+ * @cmd: the command.
+ */
+void srpt_release_cmd(struct se_cmd *cmd)
+{
+	struct srpt_send_ioctx *sio =
+		container_of(cmd, struct srpt_send_ioctx, cmd);
+
+	WARN_ON_ONCE(sio->state != SRPT_STATE_DONE &&
+		     !(cmd->transport_state & CMD_T_ABORTED));
+	srpt_put_send_ioctx(sio);
+}
+
+/**
+ * srpt_get_tcm_cmd_state() - command state for LIO debug output.
+ * @cmd: the command.
+ *
+ * Return: enum srpt_command_state value.
+ */
+int srpt_get_tcm_cmd_state(struct se_cmd *cmd)
+{
+	struct srpt_send_ioctx *sio =
+		container_of(cmd, struct srpt_send_ioctx, cmd);
+
+	return sio->state;
+}
