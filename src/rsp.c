@@ -467,8 +467,8 @@ static int srpt_queue_response(struct se_cmd *cmd)
 	 */
 	if (ret == -EAGAIN && new_state == SRPT_STATE_CMD_RSP_SENT &&
 	    cmd->se_dev) {
-		pr_debug("%s: send queue full, tag %#llx retried\n",
-			 ch->sess_name, cmd->tag);
+		pr_warn_ratelimited("%s: IB send queue full, response of tag %#llx retried\n",
+				    ch->sess_name, cmd->tag);
 		return -EAGAIN;
 	}
 	pr_warn_ratelimited("%s: dropping response of tag %#llx: %d\n",

@@ -71,6 +71,12 @@
 #     Sets PORTDIRS (list of port dirs), TPGS (list of tpg dirs), TPG (first),
 #     BACKSTORES (list of core device dirs). Returns non-zero (after a fail line)
 #     on error.
+#   add_lun HBA NAME CONTROL       after setup_target: a backstore $T/core/HBA/NAME
+#                                  (e.g. iblock_0, fileio_0) configured with
+#                                  CONTROL ("udev_path=/dev/nullb0", ...), exported
+#                                  as the next LUN of $TPG and mapped in every
+#                                  ACL; SETUP_LUNS is raised, so login waits for
+#                                  its disk. Non-zero (after a fail line) on error.
 #   teardown_target                logout_all, then remove EVERYTHING under
 #                                  $SRPT and $T/core (whatever created it), and
 #                                  rmdir $SRPT. Non-zero if something could not
@@ -364,6 +370,22 @@ setup_target() {
 	done
 	SETUP_LUNS=$_luns
 	return 0
+}
+
+add_lun() { # add_lun HBA NAME CONTROL
+	_ld=$T/core/$1/$2
+	_ln=${SETUP_LUNS:-1}
+	mkdir -p "$_ld" && cfs_write "$_ld/control" "$3" &&
+		cfs_write "$_ld/enable" 1 ||
+		{ fail "add_lun_$2" "backstore $1/$2 ($3): $ERR"; return 1; }
+	mkdir "$TPG/lun/lun_$_ln" && ln -s "$_ld" "$TPG/lun/lun_$_ln/$2" ||
+		{ fail "add_lun_$2" "$TPG/lun/lun_$_ln"; return 1; }
+	for _a in "$TPG"/acls/*; do
+		mkdir "$_a/lun_$_ln" &&
+			ln -s "$TPG/lun/lun_$_ln" "$_a/lun_$_ln/map$_ln" ||
+			{ fail "add_lun_$2" "ACL ${_a##*/}"; return 1; }
+	done
+	SETUP_LUNS=$((_ln + 1))
 }
 
 # Remove a directory tree the way configfs wants it: symlinks, then child

@@ -37,27 +37,14 @@ fio_mixed() {
 	fi
 }
 
-# add_fileio_lun: a second LUN on a fileio backstore, mapped in every ACL.
-add_fileio_lun() {
-	_dev=$T/core/fileio_0/vdisk1
-	mkdir -p "$_dev" &&
-		cfs_write "$_dev/control" "fd_dev_name=/tmp/vdisk1.img,fd_dev_size=$((64 * 1048576))" &&
-		cfs_write "$_dev/enable" 1 || { fail fileio_lun "backstore: $ERR"; return 1; }
-	mkdir "$TPG/lun/lun_1" && ln -s "$_dev" "$TPG/lun/lun_1/vdisk1" ||
-		{ fail fileio_lun "lun_1"; return 1; }
-	for _a in "$TPG"/acls/*; do
-		mkdir "$_a/lun_1" && ln -s "$TPG/lun/lun_1" "$_a/lun_1/map1" ||
-			{ fail fileio_lun "ACL ${_a##*/}"; return 1; }
-	done
-	SETUP_LUNS=2
-}
-
 # config NAME: set up the target (with $1 use_srq value), log in.
 start_config() {
 	_use_srq=$1
 	shift
 	setup_target --size 128 --no-enable || return 1
-	add_fileio_lun || return 1
+	add_lun fileio_0 vdisk1 \
+		"fd_dev_name=/tmp/vdisk1.img,fd_dev_size=$((64 * 1048576))" ||
+		return 1
 	if ! cfs_write "$TPG/attrib/use_srq" "$_use_srq"; then
 		fail "use_srq_$_use_srq" "$ERR"
 		return 1

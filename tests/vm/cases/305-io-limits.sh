@@ -9,9 +9,11 @@
 #      segments than fit in the IU carries an external table, which the
 #      target does not fetch; the command must fail with CHECK CONDITION
 #      (not hang, not BUSY forever) and single-segment I/O keep working;
-#   Q  srp_sq_size=16 (the smallest send queue, 8 WRs of capacity) at
-#      QD 32: RDMA READs and responses find the send queue full and are
-#      retried through LIO (-ENOMEM / -EAGAIN); no byte may be lost;
+#   Q  srp_sq_size=16 (the smallest send queue: 8 WRs guaranteed, 16 once
+#      rdma_rw has added its own) at QD 32, on a null_blk LUN whose 20 ms
+#      latency makes commands complete in bunches: RDMA READs and
+#      responses find the send queue full and are retried through LIO
+#      (-ENOMEM / -EAGAIN, each logged rate-limited); no byte may be lost;
 #   W  a 1 MiB READ needs more send WRs than that queue can ever hold: the
 #      target answers CHECK CONDITION, ABORTED COMMAND, INSUFFICIENT
 #      RESOURCES (55h/03h) instead of retrying forever.
@@ -20,19 +22,33 @@
 # count_since TEXT: kernel log lines since the last dmesg_mark with TEXT
 count_since() { dmesg_since | grep -c "$1"; }
 
-# start SQ_SIZE [login options]: target with a 128 MiB rd_mcp LUN and the
-# given srp_sq_size, logged in. Sets LUN (the disk).
+# start SQ_SIZE [--nullb] [login options]: target with a 128 MiB rd_mcp LUN
+# (and with --nullb an iblock LUN on /dev/nullb0) and the given srp_sq_size,
+# logged in. Sets LUN (the rd_mcp disk) and NULLB (the null_blk disk).
 start() {
-	_sq=$1
+	_sq=$1 _nb=0
 	shift
+	[ "$1" = --nullb ] && { _nb=1; shift; }
 	setup_target --size 128 --no-enable || return 1
+	if [ $_nb = 1 ]; then
+		add_lun iblock_0 nullb udev_path=/dev/nullb0 || return 1
+	fi
 	if ! cfs_write "$TPG/attrib/srp_sq_size" "$_sq"; then
 		fail "srp_sq_size_$_sq" "$ERR"
 		return 1
 	fi
 	cfs_write "$TPG/enable" 1 || { fail enable "$ERR"; return 1; }
 	login "$@" || { fail login "$ERR"; return 1; }
-	LUN=$DISK
+	LUN=$DISK NULLB=""
+	for _d in $DISKS; do	# rd_mcp: 128 MiB, null_blk: 1 GiB
+		if [ "$(cat "/sys/block/${_d#/dev/}/size")" -gt 262144 ]; then
+			NULLB=$_d
+		else
+			LUN=$_d
+		fi
+	done
+	[ $_nb = 0 ] || [ -n "$NULLB" ] ||
+		{ fail login "no null_blk disk among $DISKS"; return 1; }
 	return 0
 }
 
@@ -94,18 +110,32 @@ fi
 teardown_target || fail teardown "config X"
 
 # --- Q, W: the smallest send queue ------------------------------------------------
-if reload_ib_srp && start 16 max_sect=2048; then
+# indirect_sg_entries lets a 1 MiB SG_IO buffer (256 separate pages) through
+# the initiator; memory registration turns it into one descriptor.
+# The null_blk LUN completes each request after 20 ms, so that many commands
+# finish together and their responses compete for the send queue.
+rmmod null_blk 2>/dev/null
+qok=0
+if reload_ib_srp indirect_sg_entries=2048; then
+	if try modprobe null_blk nr_devices=1 irqmode=2 \
+		completion_nsec=20000000 memory_backed=1 gb=1; then
+		qok=1
+	else
+		fail null_blk "modprobe null_blk: $ERR"
+	fi
+fi
+if [ $qok = 1 ] && start 16 --nullb max_sect=2048; then
 	kb=$(max_kb "$LUN" 1024)
-	is_ref || dyndbg srpt_queue_response on || true
 	dmesg_mark
-	fio_verify Q-rand256k-qd32 "$LUN" randwrite 256k 32 "$(reps 32m 16m)"
-	fio_verify Q-rand4k-qd32 "$LUN" randwrite 4k 32 "$(reps 8m 4m)"
-	is_ref || dyndbg srpt_queue_response off || true
-	full_w=$(count_since 'IB send queue full')
-	full_r=$(count_since 'send queue full, tag')
+	# 512 KiB: 4 RDMA WRs per command, 32 commands want 4 times the queue.
+	fio_verify Q-rand512k-qd32 "$NULLB" randwrite 512k 32 "$(reps 48m 24m)"
+	fio_verify Q-rand4k-qd32 "$NULLB" randwrite 4k 32 "$(reps 8m 4m)"
+	fio_verify Q-rd-512k-qd32 "$LUN" randwrite 512k 32 "$(reps 16m 8m)"
+	full_w=$(count_since 'IB send queue full (needed')
+	full_r=$(count_since 'IB send queue full, response')
 	if ours Q-queue-full; then
 		if [ $((full_w + full_r)) -gt 0 ]; then
-			pass Q-queue-full "retried: $full_w RDMA READ posts (rate-limited log), $full_r responses"
+			pass Q-queue-full "retried (rate-limited log lines): $full_w RDMA READ posts, $full_r responses"
 		else
 			fail Q-queue-full "the send queue never filled up"
 		fi
@@ -113,7 +143,7 @@ if reload_ib_srp && start 16 max_sect=2048; then
 
 	# W: READ(10) of 2048 blocks. 1 MiB is 256 pages, 8 RDMA WRITE WRs of 32 SGEs plus the SEND.
 	dmesg_mark
-	run_bounded 120 sg_raw -r 1048576 "$LUN" 28 00 00 00 00 00 00 08 00 00
+	run_bounded 120 sg_raw -r 1048576 -o /tmp/rbuf "$LUN" 28 00 00 00 00 00 00 08 00 00
 	rc=$?
 	ERR=$(echo "$ERR" | tr '\n' ' ')
 	if [ $rc = 124 ]; then
@@ -134,4 +164,5 @@ if reload_ib_srp && start 16 max_sect=2048; then
 	check W-after dd if="$LUN" of=/dev/null bs=64k count=16 iflag=direct
 fi
 teardown_target || fail teardown "config Q"
+rmmod null_blk 2>/dev/null
 reload_ib_srp || true

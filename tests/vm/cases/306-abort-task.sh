@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # 306-abort-task: ABORT TASK of a command that is still in flight in the
 # backend (srpt-spec.md 5.9). LUN 1 is an iblock backstore on a null_blk
-# device that completes every request after 2 s. sg_raw sends a READ and a
-# WRITE with a 1 s timeout, so the SCSI midlayer aborts them and ib_srp
-# sends an SRP_TSK_MGMT ABORT TASK for a command LIO is executing:
+# device that completes every request after 4 s. sg_raw sends a READ and a
+# WRITE through /dev/sg with a 1 s timeout, so the SCSI midlayer aborts them
+# and ib_srp sends an SRP_TSK_MGMT ABORT TASK for a command LIO is executing:
 #  - the TMF completes (LIO: "ABORT_TASK: Sending TMR_FUNCTION_COMPLETE"),
 #    the aborted command gets no response, nothing hangs;
 #  - the initiator's credits (req_lim) return to their idle value, so the
@@ -11,7 +11,11 @@
 #  - I/O on both LUNs works afterwards (fio verify on LUN 0).
 # vmtest-timeout: 300
 
-NULLB_NS=2000000000
+# Every null_blk request completes after 4 s: long enough for a 1 s SG_IO
+# timeout (which the block layer rounds up to whole seconds) to fire first,
+# short enough for the TMF response to come back within ib_srp's 5 s abort
+# timeout.
+NULLB_NS=4000000000
 
 # scsi_host_of DISK: the SCSI host directory of /dev/sdX
 scsi_host_of() {
@@ -22,6 +26,14 @@ scsi_host_of() {
 count_since() { dmesg_since | grep -c "$1"; }
 tmf_logged() { dmesg_since | grep -q 'ABORT_TASK: Sending'; }
 lim_is() { [ "$(cat "$HOST/req_lim")" = "$1" ]; }
+# idle: no request in flight on any of the disks (the partition scan of the
+# slow LUN takes a while)
+idle() {
+	for _d in $DISKS; do
+		set -- $(cat "/sys/block/${_d#/dev/}/inflight")
+		[ "$1" = 0 ] && [ "$2" = 0 ] || return 1
+	done
+}
 
 # abort_one NAME sg_raw-args...: a command that times out after 1 s.
 abort_one() {
@@ -48,6 +60,7 @@ abort_one() {
 	fi
 }
 
+modprobe sg 2>/dev/null
 if [ -e /sys/module/null_blk ]; then
 	rmmod null_blk 2>/dev/null
 fi
@@ -56,19 +69,9 @@ if ! try modprobe null_blk nr_devices=1 irqmode=2 completion_nsec=$NULLB_NS gb=1
 	exit 0
 fi
 setup_target --size 16 --no-enable || exit 0
-dev=$T/core/iblock_0/slow
-mkdir -p "$dev" &&
-	cfs_write "$dev/control" "udev_path=/dev/nullb0" &&
-	cfs_write "$dev/enable" 1 || fail iblock "null_blk backstore: $ERR"
-mkdir "$TPG/lun/lun_1" && ln -s "$dev" "$TPG/lun/lun_1/slow" ||
-	fail iblock "lun_1"
-for a in "$TPG"/acls/*; do
-	mkdir "$a/lun_1" && ln -s "$TPG/lun/lun_1" "$a/lun_1/map1" ||
-		fail iblock "ACL ${a##*/}"
-done
-SETUP_LUNS=2
+add_lun iblock_0 slow udev_path=/dev/nullb0
 cfs_write "$TPG/enable" 1 || fail enable "$ERR"
-# The partition scan of the slow LUN takes a few of its 2 s reads.
+# The partition scan of the slow LUN takes a few of its 4 s reads.
 if ! login; then
 	fail login "$ERR"
 	teardown_target
@@ -88,12 +91,18 @@ if [ -z "$FAST" ] || [ -z "$SLOW" ]; then
 	fail luns "cannot tell the LUNs apart: $DISKS"
 else
 	HOST=$(scsi_host_of "$SLOW")
+	wait_for 90 idle || info "the disks are still busy: $(cat /sys/block/*/inflight | tr '\n' ' ')"
 	lim0=$(cat "$HOST/req_lim")
 	info "fast $FAST, slow $SLOW, $HOST, idle req_lim $lim0"
 
-	abort_one abort-read -r 4096 "$SLOW" 28 00 00 00 00 00 00 00 08 00
+	# The sg driver, not SG_IO on the disk: the block layer raises SG_IO
+	# timeouts below 7 s to 7 s, /dev/sg takes them as they are, and
+	# passthrough commands are not retried (no escalation to a LUN reset).
+	SG=/dev/$(ls "/sys/block/${SLOW#/dev/}/device/scsi_generic/")
+	info "slow LUN: $SG"
+	abort_one abort-read -r 4096 -o /tmp/rbuf "$SG" 28 00 00 00 00 00 00 00 08 00
 	dd if=/dev/zero of=/tmp/wbuf bs=4096 count=1 2>/dev/null
-	abort_one abort-write -s 4096 -i /tmp/wbuf "$SLOW" 2a 00 00 00 00 10 00 00 08 00
+	abort_one abort-write -s 4096 -i /tmp/wbuf "$SG" 2a 00 00 00 00 10 00 00 08 00
 
 	# Let a response carry the returned credits, then compare at idle.
 	dd if="$FAST" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
