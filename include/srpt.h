@@ -98,13 +98,34 @@ struct srpt_port_id {
  * struct srpt_tpg - one TPG directory below a port name directory.
  * @entry: node in srpt_port_id.tpg_list.
  * @sport_id: the parent directory.
+ * @enabled: this TPG's "enable" attribute as last written successfully;
+ *	     written and read under the port's srpt_port.mutex. Logins only
+ *	     create sessions in enabled TPGs, and the port accepts logins while
+ *	     at least one of its TPGs (under either name) is enabled.
+ * @refused_rtpi: the relative target port ID that LIO left registered when
+ *		  srpt_enable_tpg() refused enable=1 (0: none); given back at
+ *		  rmdir, see srpt_compat_tpg_enable_refused(). Written under
+ *		  the port's srpt_port.mutex, read at rmdir.
  * @tpg: LIO portal group.
  */
 struct srpt_tpg {
 	struct list_head	entry;
 	struct srpt_port_id	*sport_id;
+	bool			enabled;
+	u16			refused_rtpi;
 	struct se_portal_group	tpg;
 };
+
+/**
+ * srpt_tpg_to_stpg() - the srpt_tpg that embeds a LIO TPG.
+ * @tpg: a TPG of the srpt fabric.
+ *
+ * Return: the srpt_tpg.
+ */
+static inline struct srpt_tpg *srpt_tpg_to_stpg(struct se_portal_group *tpg)
+{
+	return container_of(tpg, struct srpt_tpg, tpg);
+}
 
 /**
  * struct port_and_port_id - result of srpt_lookup_port().
@@ -127,7 +148,9 @@ struct port_and_port_id {
  *	       refresh work and srpt_remove_one().
  * @mad_warned: mad.c already logged that DM is unavailable on this port;
  *	        same writers as @mad_agent.
- * @enabled: whether logins are accepted; protected by @mutex.
+ * @enabled: whether logins are accepted; protected by @mutex. True while
+ *	     some TPG of the port is enabled (srpt_tpg.enabled), except while
+ *	     a use_srq switch suspends the port and after device removal.
  * @port: 1-based port number; immutable.
  * @sm_lid: subnet manager LID, 0 after a port error.
  * @lid: port LID, 0 after a port error.
@@ -483,6 +506,8 @@ void srpt_rdma_cm_stop(void);
 
 /* channel.c: channel lifecycle */
 void srpt_set_enabled(struct srpt_port *sport, bool enabled);
+void srpt_tpg_set_enabled(struct srpt_port *sport, struct srpt_tpg *stpg,
+			  bool enabled, bool port_enabled);
 void srpt_release_sport(struct srpt_port *sport);
 void srpt_close_session(struct se_session *se_sess);
 int srpt_channel_init(void);

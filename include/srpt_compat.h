@@ -52,6 +52,12 @@
  *   srpt_compat_stop_session(sess)  instead of target_stop_session()
  *                                   (target_sess_cmd_list_set_waiting() on
  *                                   5.10).
+ *   srpt_compat_tpg_enable_refused(tpg)
+ *   srpt_compat_tpg_drop_refused(tpg, rtpi)
+ *                                   work around LIO's leak of the TPG's
+ *                                   relative port ID when fabric_enable_tpg
+ *                                   refuses (6.2+; nothing before): see
+ *                                   the comment at their definition.
  *
  * Headers: this file includes <linux/hex.h> where it exists, else
  * <linux/kernel.h>, so hex2bin()/hex_to_bin() are available to every file
@@ -227,6 +233,56 @@ static struct configfs_attribute *srpt_compat_tpg_base_attrs[] = {	\
 }
 
 #endif /* HAVE_FABRIC_ENABLE_TPG */
+
+/*
+ * Since 6.2 LIO's target_tpg_enable() allocates the TPG's relative target
+ * port ID (RTPI) in a global xarray before it calls fabric_enable_tpg(true),
+ * and when that call fails it erases the ID only if the TPG was already
+ * enabled, i.e. never: every refused enable=1 leaks one ID (and an xarray
+ * node that kmemleak reports once target_core_mod is unloaded). The entry
+ * is only used to keep IDs unique; nothing dereferences it.
+ *
+ * A fabric driver cannot erase the entry itself, so srpt-dkms bounds the
+ * leak to one entry per refused TPG and gives it back at rmdir:
+ * - srpt_compat_tpg_enable_refused(), called while refusing, marks the ID as
+ *   manually set, so later enable attempts re-insert the SAME ID, which is
+ *   still taken, and LIO fails them (-EINVAL, "Can not set RTPI ... busy")
+ *   before it allocates anything. Returns the ID that stays registered, or
+ *   0 when there is none.
+ * - srpt_compat_tpg_drop_refused(), called in fabric_drop_tpg before
+ *   core_tpg_deregister(), marks the TPG enabled so that the deregistration
+ *   erases the ID, but only if the TPG still holds the ID that was left
+ *   registered (an admin may have written another value to "rtpi" since,
+ *   and that one may belong to another TPG).
+ */
+#if HAVE_TPG_RTPI
+
+static inline u16 srpt_compat_tpg_enable_refused(struct se_portal_group *tpg)
+{
+	tpg->rtpi_manual = true;
+	return tpg->tpg_rtpi;
+}
+
+static inline void srpt_compat_tpg_drop_refused(struct se_portal_group *tpg,
+						u16 rtpi)
+{
+	if (rtpi && tpg->tpg_rtpi == rtpi && !tpg->enabled)
+		tpg->enabled = true;
+}
+
+#else /* !HAVE_TPG_RTPI */
+
+static inline u16 srpt_compat_tpg_enable_refused(struct se_portal_group *tpg)
+{
+	return 0;
+}
+
+static inline void srpt_compat_tpg_drop_refused(struct se_portal_group *tpg,
+						u16 rtpi)
+{
+}
+
+#endif /* HAVE_TPG_RTPI */
 
 /* ---- IB CM ---- */
 

@@ -745,6 +745,17 @@ static void srpt_release_channel_work(struct work_struct *w)
 	kref_put(&ch->kref, srpt_free_ch);
 }
 
+/*
+ * Whether the TPG that holds the channel's session is enabled (true while no
+ * session exists yet). Caller holds ch->sport->mutex, which also protects
+ * srpt_tpg.enabled.
+ */
+static bool srpt_ch_tpg_enabled(struct srpt_rdma_ch *ch)
+{
+	lockdep_assert_held(&ch->sport->mutex);
+	return !ch->sess || srpt_tpg_to_stpg(ch->sess->se_tpg)->enabled;
+}
+
 /**
  * srpt_ch_link() - add a channel to its nexus, applying the multichannel
  * action of the login.
@@ -752,8 +763,9 @@ static void srpt_release_channel_work(struct work_struct *w)
  * @single: the login asked for SRP_MULTICHAN_SINGLE.
  * @rsp_flags: SRPT_LOGIN_RSP_MULTICHAN_* flags are or-ed in.
  *
- * Return: true if the port is still enabled, false if the login must be
- * rejected (the channel is on the list either way).
+ * Return: true if the port and the TPG of the channel's session are still
+ * enabled, false if the login must be rejected (the channel is on the list
+ * either way, so a later disable of its TPG finds and closes it).
  */
 bool srpt_ch_link(struct srpt_rdma_ch *ch, bool single, u8 *rsp_flags)
 {
@@ -774,7 +786,7 @@ bool srpt_ch_link(struct srpt_rdma_ch *ch, bool single, u8 *rsp_flags)
 		*rsp_flags |= SRPT_LOGIN_RSP_MULTICHAN_MAINTAINED;
 	}
 	list_add_tail_rcu(&ch->list, &ch->nexus->ch_list);
-	enabled = sport->enabled;
+	enabled = sport->enabled && srpt_ch_tpg_enabled(ch);
 	mutex_unlock(&sport->mutex);
 	return enabled;
 }
@@ -785,12 +797,14 @@ bool srpt_ch_link(struct srpt_rdma_ch *ch, bool single, u8 *rsp_flags)
  *
  * Caller holds sport->mutex.
  *
- * Return: true if the port is enabled and the channel is still connecting.
+ * Return: true if the port and the TPG of the channel's session are enabled
+ * and the channel is still connecting.
  */
 bool srpt_ch_may_accept_locked(struct srpt_rdma_ch *ch)
 {
 	lockdep_assert_held(&ch->sport->mutex);
-	return ch->sport->enabled && srpt_get_ch_state(ch) == CH_CONNECTING;
+	return ch->sport->enabled && srpt_ch_tpg_enabled(ch) &&
+	       srpt_get_ch_state(ch) == CH_CONNECTING;
 }
 
 static void srpt_disconnect_ch_sync(struct srpt_rdma_ch *ch)
@@ -838,37 +852,73 @@ void srpt_close_session(struct se_session *se_sess)
 	srpt_disconnect_ch_sync(ch);
 }
 
-/**
- * srpt_set_enabled() - enable or disable logins on a port.
- * @sport: the port.
- * @enabled: new value.
- *
- * Caller holds sport->mutex. Disabling disconnects and closes every channel
- * of the port without waiting for the peer.
+/*
+ * Disconnect and close every channel of @sport whose session is in @tpg, or
+ * every channel of the port if @tpg is NULL. Caller holds sport->mutex.
  */
-void srpt_set_enabled(struct srpt_port *sport, bool enabled)
+static void srpt_close_channels(struct srpt_port *sport,
+				struct se_portal_group *tpg)
 {
 	struct srpt_nexus *nexus;
 	struct srpt_rdma_ch *ch;
 
 	lockdep_assert_held(&sport->mutex);
 
-	if (sport->enabled == enabled)
-		return;
-	sport->enabled = enabled;
-	if (enabled)
-		return;
-
 	list_for_each_entry(nexus, &sport->nexus_list, entry) {
 		list_for_each_entry(ch, &nexus->ch_list, list) {
+			if (tpg && (!ch->sess || ch->sess->se_tpg != tpg))
+				continue;
 			if (srpt_disconnect_ch(ch) >= 0)
-				pr_info("Closing channel %s because target %s_%u has been disabled\n",
-					ch->sess_name,
+				pr_info("Closing channel %s because %s %s_%u has been disabled\n",
+					ch->sess_name, tpg ? "a TPG of" : "target",
 					srpt_sdev_name(sport->sdev),
 					sport->port);
 			srpt_close_ch(ch);
 		}
 	}
+}
+
+/**
+ * srpt_set_enabled() - enable or disable logins on a port.
+ * @sport: the port.
+ * @enabled: new value.
+ *
+ * Caller holds sport->mutex. Disabling closes every channel of the port.
+ */
+void srpt_set_enabled(struct srpt_port *sport, bool enabled)
+{
+	lockdep_assert_held(&sport->mutex);
+
+	if (sport->enabled == enabled)
+		return;
+	sport->enabled = enabled;
+	if (!enabled)
+		srpt_close_channels(sport, NULL);
+}
+
+/**
+ * srpt_tpg_set_enabled() - enable or disable one TPG of a port.
+ * @sport: the port of the TPG.
+ * @stpg: the TPG.
+ * @enabled: new value.
+ * @port_enabled: whether the port accepts logins afterwards (some TPG of
+ *		  the port is enabled); the caller computes it under the
+ *		  same lock hold.
+ *
+ * Caller holds sport->mutex. Disabling a TPG closes the channels whose
+ * session is in it; the port itself is disabled (closing every channel)
+ * only when @port_enabled is false, so the other TPGs of the port keep
+ * their sessions and keep accepting logins.
+ */
+void srpt_tpg_set_enabled(struct srpt_port *sport, struct srpt_tpg *stpg,
+			  bool enabled, bool port_enabled)
+{
+	lockdep_assert_held(&sport->mutex);
+
+	stpg->enabled = enabled;
+	if (!enabled)
+		srpt_close_channels(sport, &stpg->tpg);
+	srpt_set_enabled(sport, port_enabled);
 }
 
 static void srpt_log_channels(struct srpt_port *sport)
@@ -901,6 +951,14 @@ void srpt_release_sport(struct srpt_port *sport)
 	srpt_set_enabled(sport, false);
 	mutex_unlock(&sport->mutex);
 
+	/*
+	 * Paired with srpt_ch_create(), as in srpt_use_srq(): a login counts
+	 * its channel in ch_count before it reads sport->enabled, so after
+	 * this barrier either that login sees the port disabled or the wait
+	 * below sees its channel. mutex_unlock() alone orders only the store
+	 * before it, not the ch_count load after it.
+	 */
+	smp_mb();
 	while (!wait_event_timeout(sport->ch_wq,
 				   atomic_read(&sport->ch_count) == 0,
 				   SRPT_WAIT_LOG_INTERVAL)) {

@@ -57,7 +57,10 @@ static const char *srpt_dev_name(const struct srpt_device *sdev)
 	return dev_name(&sdev->device->dev);
 }
 
-/* Try to create a session with @name in every TPG of @port_id. */
+/*
+ * Try to create a session with @name in every enabled TPG of @port_id.
+ * Caller holds sport->mutex (which protects srpt_tpg.enabled).
+ */
 static struct se_session *srpt_session_in(struct srpt_port_id *port_id,
 					  struct srpt_rdma_ch *ch,
 					  const char *name)
@@ -69,6 +72,8 @@ static struct se_session *srpt_session_in(struct srpt_port_id *port_id,
 		return sess;
 	mutex_lock(&port_id->mutex);
 	list_for_each_entry(stpg, &port_id->tpg_list, entry) {
+		if (!stpg->enabled)
+			continue;
 		sess = target_setup_session(&stpg->tpg, ch->rq_size, 1,
 					    TARGET_PROT_NORMAL, name, ch,
 					    NULL);

@@ -57,17 +57,6 @@ static struct srpt_port_id *srpt_wwn_to_port_id(struct se_wwn *wwn)
 	return container_of(wwn, struct srpt_port_id, wwn);
 }
 
-/**
- * srpt_tpg_to_stpg() - the srpt_tpg that embeds a LIO TPG.
- * @tpg: a TPG of the srpt fabric.
- *
- * Return: the srpt_tpg.
- */
-static struct srpt_tpg *srpt_tpg_to_stpg(struct se_portal_group *tpg)
-{
-	return container_of(tpg, struct srpt_tpg, tpg);
-}
-
 /* ---------------------------------------------------------------------- */
 /* Start items for the fabric group (tfc_wwn_attrs, tfc_discovery_attrs)  */
 /* ---------------------------------------------------------------------- */
@@ -211,13 +200,44 @@ static struct se_portal_group *srpt_make_tpg(struct se_wwn *wwn,
 	return &stpg->tpg;
 }
 
+/*
+ * Whether a TPG other than @skip of either name directory of @sport is
+ * enabled. Caller holds sport->mutex (lock order sport->mutex ->
+ * port_id->mutex; the port_id slots are stable under sport->mutex).
+ */
+static bool srpt_port_other_tpg_enabled(struct srpt_port *sport,
+					struct srpt_tpg *skip)
+{
+	struct srpt_port_id *ids[] = { sport->guid_id, sport->gid_id };
+	struct srpt_tpg *stpg;
+	bool found = false;
+	int i;
+
+	lockdep_assert_held(&sport->mutex);
+	for (i = 0; i < ARRAY_SIZE(ids) && !found; i++) {
+		if (!ids[i])
+			continue;
+		mutex_lock(&ids[i]->mutex);
+		list_for_each_entry(stpg, &ids[i]->tpg_list, entry) {
+			if (stpg != skip && stpg->enabled) {
+				found = true;
+				break;
+			}
+		}
+		mutex_unlock(&ids[i]->mutex);
+	}
+	return found;
+}
+
 /**
  * srpt_drop_tpg() - rmdir of a TPG.
  * @tpg: the TPG.
  *
  * configfs has already removed the ACLs below the TPG, which closed their
- * sessions. The port is disabled (as the in-kernel driver does), so no new
- * login is accepted until a TPG of the port is enabled again.
+ * sessions. If the TPG was enabled it is disabled first. The port stops
+ * accepting logins only if no other TPG of the port (under either name) is
+ * enabled: removing one TPG leaves the sessions and logins of the others
+ * alone (the in-kernel driver disables the whole port here).
  */
 static void srpt_drop_tpg(struct se_portal_group *tpg)
 {
@@ -230,9 +250,12 @@ static void srpt_drop_tpg(struct se_portal_group *tpg)
 	mutex_unlock(&port_id->mutex);
 
 	mutex_lock(&sport->mutex);
-	srpt_set_enabled(sport, false);
+	srpt_tpg_set_enabled(sport, stpg, false,
+			     !srpt_port_is_removed(sport) &&
+			     srpt_port_other_tpg_enabled(sport, stpg));
 	mutex_unlock(&sport->mutex);
 
+	srpt_compat_tpg_drop_refused(tpg, stpg->refused_rtpi);
 	core_tpg_deregister(tpg);
 	kfree(stpg);
 }
@@ -240,22 +263,35 @@ static void srpt_drop_tpg(struct se_portal_group *tpg)
 /**
  * srpt_enable_tpg() - write to the LIO "enable" attribute of a TPG.
  * @tpg: the TPG.
- * @enable: the new state; shared by every TPG of the port.
+ * @enable: the new state of this TPG.
+ *
+ * The port accepts logins while any of its TPGs is enabled; a login creates
+ * its session only in an enabled TPG. Disabling a TPG closes the sessions in
+ * it, and every session of the port if it was the last enabled TPG.
  *
  * Return: 0 on success; -ENODEV when enabling a port whose HCA has been
- * removed (disabling it is a no-op that succeeds).
+ * removed (disabling it succeeds). After such a refusal LIO itself refuses
+ * later attempts with -EINVAL (see srpt_compat_tpg_enable_refused()).
  */
 static int srpt_enable_tpg(struct se_portal_group *tpg, bool enable)
 {
+	struct srpt_tpg *stpg = srpt_tpg_to_stpg(tpg);
 	struct srpt_port *sport = srpt_tpg_to_sport(tpg);
 	int ret = 0;
 
 	mutex_lock(&sport->mutex);
 	if (srpt_port_is_removed(sport)) {
-		if (enable)
+		if (enable) {
+			pr_warn("%s: cannot enable a TPG of a port whose RDMA device has been removed\n",
+				stpg->sport_id->name);
+			stpg->refused_rtpi = srpt_compat_tpg_enable_refused(tpg);
 			ret = -ENODEV;
+		} else {
+			stpg->enabled = false;
+		}
 	} else {
-		srpt_set_enabled(sport, enable);
+		srpt_tpg_set_enabled(sport, stpg, enable, enable ||
+				     srpt_port_other_tpg_enabled(sport, stpg));
 	}
 	mutex_unlock(&sport->mutex);
 
@@ -263,14 +299,22 @@ static int srpt_enable_tpg(struct se_portal_group *tpg, bool enable)
 }
 
 /**
- * srpt_tpg_enabled() - whether the port of a TPG accepts logins.
+ * srpt_tpg_enabled() - the state of a TPG's "enable" attribute.
  * @tpg: the TPG.
  *
- * Return: the port's enabled flag (shared by all TPGs of the port).
+ * Used only by kernels whose LIO core does not provide "enable" (< 5.16).
+ *
+ * Return: whether this TPG is enabled.
  */
 static bool srpt_tpg_enabled(struct se_portal_group *tpg)
 {
-	return READ_ONCE(srpt_tpg_to_sport(tpg)->enabled);
+	struct srpt_port *sport = srpt_tpg_to_sport(tpg);
+	bool enabled;
+
+	mutex_lock(&sport->mutex);
+	enabled = srpt_tpg_to_stpg(tpg)->enabled;
+	mutex_unlock(&sport->mutex);
+	return enabled;
 }
 
 /* The LIO "enable" attribute is the core's since 5.16; ours before. */
