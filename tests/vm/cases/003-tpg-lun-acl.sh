@@ -57,7 +57,7 @@ for form in GUIDNAME GIDNAME; do
 	expect_ok "$form.rmdir_port" rmdir "$P"
 done
 
-# One port, both names: attributes and enable are per port (spec 6.3/6.4).
+# One port, both names: attributes are per port, enable is per TPG.
 mkdir "$SRPT/$GUIDNAME" "$SRPT/$GUIDNAME/tpgt_1" "$SRPT/$GIDNAME" "$SRPT/$GIDNAME/tpgt_1" ||
 	fail both_forms "mkdir failed"
 if cfs_write "$SRPT/$GIDNAME/tpgt_1/attrib/srp_max_rsp_size" 512; then
