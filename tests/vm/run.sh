@@ -12,7 +12,8 @@
 #                       build/<kver>/tests/selftest/*.ko if present
 #   --cases GLOBS       comma-separated globs matched against the case file names
 #                       in tests/vm/cases/ (e.g. '0*', '001-*,2*', '*configfs*');
-#                       default: all
+#                       default: all. An entry with a slash is the path of a
+#                       case file outside cases/ (tests/vm/kbug/repro-*.sh)
 #   --ref               test the in-kernel ib_srpt instead (validates the cases;
 #                       known upstream bugs report XFAIL there)
 #   --params STR        ib_srpt module parameters for the initial load
@@ -150,6 +151,12 @@ fi
 
 # --- cases ---------------------------------------------------------------------------------
 CASE_FILES=()
+# A --cases entry with a slash is a case file outside cases/ (e.g. the
+# reproducers in tests/vm/kbug/).
+IFS=, read -ra gl <<< "$GLOBS"
+for g in "${gl[@]}"; do
+	case $g in */*) [ -f "$g" ] || die "no case file $g"; CASE_FILES+=("$(readlink -f "$g")") ;; esac
+done
 for f in "$HERE"/cases/*.sh; do
 	[ -f "$f" ] || continue
 	b=$(basename "$f")
@@ -227,14 +234,16 @@ LOGLEVEL=4
 CMDLINE="console=ttyS0 panic=-1 loglevel=$LOGLEVEL mitigations=off rdinit=/init${APPEND:+ $APPEND}"
 QEMU=(qemu-system-x86_64 -machine q35 "${ACCEL[@]}" -cpu "$CPU" -smp "$SMP" -m "$MEM"
       -nographic -no-reboot -nic none -kernel "$KDIR/vmlinuz" -initrd "$WORK/initramfs.cpio"
-      -drive "file=$WORK/fio.img,format=raw,if=virtio,readonly=on"
-      -append "$CMDLINE")
+      -drive "file=$WORK/fio.img,format=raw,if=virtio,readonly=on")
 log "qemu ${ACCEL[*]} -smp $SMP -m $MEM, timeout ${TIMEOUT}s, log $LOG"
 us() { local t=$EPOCHREALTIME; echo $(( 10#${t/./} )); }
-boot() {
+T_START=$(us)
+boot_once() { # boot_once [EXTRA-CMDLINE]: one qemu run, console into $LOG, status in $qrc
+	local left=$(( TIMEOUT - ($(us) - T_START) / 1000000 ))
+	[ $left -gt 0 ] || left=1
 	start=$(us)
 	set +e
-	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" < /dev/null 2>&1 |
+	timeout -k 10 "$left" "${QEMU[@]}" -append "$CMDLINE${1:+ $1}" < /dev/null 2>&1 |
 		while IFS= read -r line; do
 			line=${line%$'\r'}
 			t=$(( $(us) - start ))
@@ -249,16 +258,90 @@ boot() {
 	qrc=${PIPESTATUS[0]}
 	set -e
 }
+boot() { # boot [EXTRA-CMDLINE]
+	boot_once "$@"
+	# A guest that dies before /init runs is not a test result: under
+	# multi-threaded TCG the 7.3 kernel occasionally oopses during early boot
+	# (int3 while patching kernel text). Boot once more in that case.
+	if [ "$qrc" != 124 ] && [ "$qrc" != 137 ] && ! grep -a -q 'VMTEST PHASE init_start' "$LOG"; then
+		log "guest died before /init (qemu exit $qrc; log kept as $LOG.early$nboot): booting again"
+		mv "$LOG" "$LOG.early$nboot"
+		boot_once "$@"
+	fi
+}
+
+# kbug_match LOG: if the guest died of one of the known kernel bugs listed in
+# tests/vm/README.md ("Known kernel bugs we work around"), print its id and
+# the oops line that identifies it. The match is deliberately narrow: the
+# log must hold exactly one oops, and that oops must carry the whole
+# signature and mention ib_srpt nowhere (the module list excepted): a crash
+# that may be ours is never retried.
+kbug_match() {
+	# (strip the time stamps of run.sh and of printk)
+	sed 's/^\[[ 0-9.]*\] //; s/^\[[ 0-9.]*\] //' "$1" | awk '
+	/\[#[0-9]+\]/ { oops++ }
+	!started && /^(BUG: |Oops: |general protection fault|kernel BUG at)/ { started = 1 }
+	started && !ended {
+		# the module list (it may wrap) names ib_srpt without
+		# meaning anything
+		if ($0 ~ /^(Modules linked in:|Unloaded tainted modules:)/) modlist = 1
+		else if (!(modlist && $0 ~ /^ / && $0 !~ /\+0x/)) modlist = 0
+		if ($0 ~ /srpt/ && !modlist) ours = 1
+		if ($0 ~ /^RIP: [0-9a-f]+:/ && rip == "") rip = $0
+		if ($0 ~ /(^| )ib_poll_handler\+/) poll = 1
+		if ($0 ~ /(^| )irq_poll_softirq\+/) softirq = 1
+		if ($0 ~ /^---\[ end trace/) ended = 1
+	}
+	END {
+		if (oops != 1 || ours) exit 1
+		# KBUG-1: RDMA core, ib_poll_handler() re-arms a CQ that
+		# ib_free_cq() freed in the meantime (rdma_rxe: rxe_req_notify_cq).
+		if (rip ~ /:rxe_req_notify_cq\+/ && poll && softirq) {
+			print "KBUG-1 " rip
+			exit 0
+		}
+		exit 1
+	}'
+}
+# kbug_case LOG: the case that was running when the guest died (empty if the
+# guest died outside a case)
+kbug_case() {
+	local c
+	c=$(grep -a -o 'VMTEST CASE_START [^ ]*' "$1" | tail -n 1 | awk '{print $3}')
+	[ -n "$c" ] && ! grep -a -q "VMTEST CASE_END $c " "$1" && echo "$c"
+}
+
+KBUG_RETRIES=${SRPT_VM_KBUG_RETRIES:-2}
+KBUG_SEEN=()
+nboot=1
 boot
-# A guest that dies before /init runs is not a test result: under
-# multi-threaded TCG the 7.3 kernel occasionally oopses during early boot
-# (int3 while patching kernel text). Boot once more in that case.
-if [ "$qrc" != 124 ] && [ "$qrc" != 137 ] && ! grep -a -q 'VMTEST PHASE init_start' "$LOG"; then
-	log "guest died before /init (qemu exit $qrc; log kept as $LOG.boot1): booting again"
-	mv "$LOG" "$LOG.boot1"
-	boot
+while [ "$qrc" != 124 ] && [ "$qrc" != 137 ] && ! grep -a -q 'VMTEST DONE' "$LOG"; do
+	kb=$(kbug_match "$LOG") || break
+	kc=$(kbug_case "$LOG") || break
+	[ -n "$kc" ] || break
+	if [ ${#KBUG_SEEN[@]} -ge "$KBUG_RETRIES" ]; then
+		log "known kernel bug ${kb%% *} in $kc again, but $KBUG_RETRIES reboots were used up: the run fails"
+		break
+	fi
+	nboot=$((nboot + 1))
+	line="VMTEST KNOWN_KERNEL_BUG ${kb%% *} case=$kc boot=$((nboot - 1)) log=$LOG.boot$((nboot - 1)) ${kb#* }"
+	log "${line#VMTEST }"
+	log "see tests/vm/README.md (Known kernel bugs we work around): boot $nboot starts again at $kc"
+	KBUG_SEEN+=("${line#VMTEST }")
+	mv "$LOG" "$LOG.boot$((nboot - 1))"
+	# Keep what the earlier boots completed; the crashed case runs again.
+	{
+		[ -f "$LOG.done" ] && cat "$LOG.done"
+		awk -v c="VMTEST CASE_START $kc " 'index($0, c) { exit } { print }' "$LOG.boot$((nboot - 1))"
+		echo "$line"
+	} > "$LOG.done.new"
+	mv "$LOG.done.new" "$LOG.done"
+	boot "vmtest.from=$kc"
+done
+if [ -f "$LOG.done" ]; then
+	cat "$LOG.done" "$LOG" > "$LOG.all" && mv "$LOG.all" "$LOG" && rm -f "$LOG.done"
 fi
-wall=$(( ($(us) - start) / 1000000 ))
+wall=$(( ($(us) - T_START) / 1000000 ))
 
 # --- summary -------------------------------------------------------------------------------------
 res() { grep -o "VMTEST RESULT [^ ]* $1\b.*" "$LOG" | sed 's/^VMTEST RESULT //' || true; }
@@ -273,6 +356,10 @@ if [ "$nf" -gt 0 ]; then
 	res FAIL | sed 's/^/  /'
 fi
 [ "$nx" -gt 0 ] && { echo "---- expected failures (--ref, upstream bugs) ----"; res XFAIL | sed 's/^/  /'; }
+if [ ${#KBUG_SEEN[@]} -gt 0 ]; then
+	echo "---- known kernel bugs worked around (guest rebooted, case run again; tests/vm/README.md) ----"
+	printf '  %s\n' "${KBUG_SEEN[@]}"
+fi
 rc=0
 [ "$nf" -gt 0 ] && rc=1
 if ! grep -q 'VMTEST DONE' "$LOG"; then
@@ -284,5 +371,5 @@ if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	echo "  qemu TIMED OUT after ${TIMEOUT}s"
 	rc=124
 fi
-echo "RESULT $KVER $MODE: $np passed, $nf failed, $ns skipped, $nx xfail; wall ${wall}s; log $LOG"
+echo "RESULT $KVER $MODE: $np passed, $nf failed, $ns skipped, $nx xfail${KBUG_SEEN:+, ${#KBUG_SEEN[@]} known-kernel-bug reboot(s)}; wall ${wall}s; log $LOG"
 exit $rc
