@@ -19,8 +19,10 @@
 # userspace side is the one every other lane boots), cut down with
 # `make localmodconfig` to the modules the VM cases load (MODS below, the
 # list of tests/vm/build-initramfs.sh plus what they depend on), then
-# scripts/debug-kernel.config merged with scripts/kconfig/merge_config.sh,
-# then olddefconfig. Debug info (DWARF, BTF), module signing and module
+# scripts/debug-kernel.config (the sanitizers, the modules) and
+# scripts/debug-kernel-trim.config (built-in subsystems the guest does not
+# use: audit, BPF, LSMs, netfilter, Xen, USB, ...) merged with
+# scripts/kconfig/merge_config.sh, then olddefconfig. Debug info (DWARF, BTF), module signing and module
 # compression are off: they only cost build time. Every option the fragment
 # sets is checked in the final .config; a missing one (olddefconfig drops
 # options whose dependencies are not met) fails the build.
@@ -41,6 +43,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${SRPT_DEBUG_KERNEL_CACHE:-/var/cache/srpt-dkms/debug-kernel}
 FRAG=$HERE/debug-kernel.config
+TRIM=$HERE/debug-kernel-trim.config
 SRCPKG=linux-source-6.12
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 BASEKVER=6.12.117+deb12-amd64
@@ -63,7 +66,9 @@ BASECONF=/usr/src/linux-headers-$BASEKVER/.config
 [ -f "$TARBALL" ] || die "no $TARBALL (apt-get install $SRCPKG, see scripts/install-deps.sh)"
 [ -f "$BASECONF" ] || die "no $BASECONF (apt-get install linux-headers-$BASEKVER)"
 srcver=$(dpkg-query -W -f '${Version}' "$SRCPKG" 2>/dev/null || stat -c %Y "$TARBALL")
-hash=$( { cat "$0" "$FRAG" "$BASECONF"; echo "$srcver"; } | md5sum | cut -c1-16)
+# (comment lines of this script do not count: editing them does not rebuild)
+hash=$( { grep -v '^[[:space:]]*#' "$0"; cat "$FRAG" "$TRIM" "$BASECONF"; echo "$srcver"; } |
+	md5sum | cut -c1-16)
 OUT=$CACHE/$hash
 if [ "${1:-}" = --print-dir ]; then
 	echo "$OUT"
@@ -95,7 +100,7 @@ if [ ! -f "$OUT/.complete" ]; then
 		} > "$lsmod"
 		# localmodconfig turns off every =m the listed modules do not need
 		make -C "$B" LSMOD="$lsmod" localmodconfig < <(yes "") &&
-		(cd "$B" && scripts/kconfig/merge_config.sh -m .config "$FRAG") &&
+		(cd "$B" && scripts/kconfig/merge_config.sh -m .config "$FRAG" "$TRIM") &&
 		make -C "$B" olddefconfig
 	}
 	configure >&8 2>&8 || { tail -n 30 "$OUT.log" >&2; die "configuration failed"; }
@@ -135,15 +140,19 @@ if [ ! -f "$OUT/.complete" ]; then
 	done
 	echo "$KVER" > "$OUT/kver"
 	t1=$(date +%s)
-	echo "$((t1 - t0)) s wall (make -j$JOBS, $(nproc) CPUs), $(date -u +%F)" > "$OUT/build-time"
+	# CPU time of everything this script ran (children user, system)
+	cpu=$(times | tail -n 1)
+	echo "$((t1 - t0)) s wall (make -j$JOBS, $(nproc) CPUs, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)); CPU user/sys $cpu; $(date -u +%F)" > "$OUT/build-time"
 	touch "$OUT/.complete"
-	say "built $KVER in $((t1 - t0)) s"
+	say "built $KVER: $(cat "$OUT/build-time")"
 	# keep the 2 most recent builds
 	ls -1dt "$CACHE"/*/.complete 2>/dev/null | tail -n +3 | while read -r c; do
 		d=$(dirname "$c")
 		say "removing old build $d"
 		rm -rf "$d" "$d.log"
 	done
+else
+	say "cached $(cat "$OUT/kver") in $OUT (built in $(cat "$OUT/build-time" 2>/dev/null))"
 fi
 echo "KVER=$(cat "$OUT/kver")"
 echo "KDIR=$OUT"
