@@ -28,9 +28,11 @@
 # options whose dependencies are not met) fails the build.
 #
 # Cache: $SRPT_DEBUG_KERNEL_CACHE (default /var/cache/srpt-dkms/debug-kernel)
-# /<hash>/, where <hash> covers this script, the fragment, the base config
-# and the linux-source-6.12 package version: the kernel is rebuilt only when
-# one of them changes. Concurrent callers are serialized with flock on
+# /<hash>/, where <hash> covers the two fragments, the base config, the
+# linux-source-6.12 package version, MODS and RECIPE (bumped when a change of
+# this script changes the kernel): the kernel is rebuilt only when one of
+# them changes. An interrupted build resumes (make is incremental) once the
+# configuration step has completed. Concurrent callers are serialized with flock on
 # <cache>/.lock; the first one builds, the others wait and reuse the result.
 # Older builds are removed, the last 2 are kept. The build runs under
 # `nice -n 5` with make -j$SRPT_DEBUG_KERNEL_JOBS (default: number of CPUs)
@@ -66,8 +68,9 @@ BASECONF=/usr/src/linux-headers-$BASEKVER/.config
 [ -f "$TARBALL" ] || die "no $TARBALL (apt-get install $SRCPKG, see scripts/install-deps.sh)"
 [ -f "$BASECONF" ] || die "no $BASECONF (apt-get install linux-headers-$BASEKVER)"
 srcver=$(dpkg-query -W -f '${Version}' "$SRCPKG" 2>/dev/null || stat -c %Y "$TARBALL")
-# (comment lines of this script do not count: editing them does not rebuild)
-hash=$( { grep -v '^[[:space:]]*#' "$0"; cat "$FRAG" "$TRIM" "$BASECONF"; echo "$srcver"; } |
+# Bump RECIPE when a change of this script changes the kernel it builds.
+RECIPE=1
+hash=$( { echo "$RECIPE $srcver $MODS"; cat "$FRAG" "$TRIM" "$BASECONF"; } |
 	md5sum | cut -c1-16)
 OUT=$CACHE/$hash
 if [ "${1:-}" = --print-dir ]; then
@@ -85,10 +88,15 @@ fi
 if [ ! -f "$OUT/.complete" ]; then
 	say "building the debug kernel into $OUT (log $OUT.log); about 20-40 min on 2 cores"
 	t0=$(date +%s)
-	rm -rf "$OUT"
-	mkdir -p "$OUT"
 	B=$OUT/build
-	exec 8>"$OUT.log"
+	if [ -f "$OUT/.configured" ]; then
+		say "resuming the interrupted build in $B"
+		exec 8>>"$OUT.log"
+	else
+		rm -rf "$OUT"
+		mkdir -p "$OUT"
+		exec 8>"$OUT.log"
+	fi
 	configure() {
 		local lsmod=$OUT/lsmod
 		mkdir -p "$B" &&
@@ -103,7 +111,8 @@ if [ ! -f "$OUT/.complete" ]; then
 		(cd "$B" && scripts/kconfig/merge_config.sh -m .config "$FRAG" "$TRIM") &&
 		make -C "$B" olddefconfig
 	}
-	configure >&8 2>&8 || { tail -n 30 "$OUT.log" >&2; die "configuration failed"; }
+	[ -f "$OUT/.configured" ] || configure >&8 2>&8 ||
+		{ tail -n 30 "$OUT.log" >&2; die "configuration failed"; }
 
 	# Every option the fragment sets must be in the final .config as set.
 	bad=0
@@ -122,6 +131,7 @@ if [ ! -f "$OUT/.complete" ]; then
 		esac
 	done < "$FRAG"
 	[ "$bad" = 0 ] || die "the debug kernel config lacks options (see above)"
+	touch "$OUT/.configured"
 
 	say "config ok ($(grep -c '=m$' "$B/.config") modules); make -j$JOBS (nice -n 5)"
 	nice -n 5 make -C "$B" -j"$JOBS" bzImage modules >&8 2>&8 ||
