@@ -13,16 +13,21 @@
 #   fuzz      make -C tests/fuzz check
 #   ofed      tests/build/test-ofed.sh (build against a fake MLNX_OFED tree)
 #   pkg       tests/pkg/run.sh
+#   debug-kernel  scripts/build-debug-kernel.sh (the sanitizer kernel, for
+#             vm-6.12-debug: about 25 min on 2 cores the first time, cached)
 #   vm-6.1    tests/vm/run.sh 6.1    (VM tests with our module)
 #   vm-6.12   tests/vm/run.sh 6.12 --quick
 #   vm-7.3    tests/vm/run.sh 7.3 --quick
+#   vm-6.12-debug tests/vm/run.sh 6.12-debug --quick (every case on the
+#             sanitizer kernel: KASAN, lockdep, UBSAN, ... and kmemleak)
 #
 # Every step's full output goes to $CHECK_LOG_DIR (default
 # build/check-logs/<date>/<step>.log); the console gets one status line per
 # step (and the tail of the log of a failed step). The last line is
 # "N passed, N failed, N skipped". Exit status 0 only if nothing failed.
 #
-# Environment: CHECK_VM_KERNELS (default "6.1 6.12 7.3"), CHECK_VM_FULL=1 (full
+# Environment: CHECK_VM_KERNELS (default "6.1 6.12 7.3 6.12-debug"; a
+# "*-debug" kernel is built by the debug-kernel step first), CHECK_VM_FULL=1 (full
 # cases on every kernel, not only the first), CHECK_VM_ARGS (extra
 # run.sh arguments), CHECK_VM_TIMEOUT (qemu limit per kernel, default 1200 s),
 # CHECK_BUDGET (seconds for the whole run, default 3420: the VM runs share what
@@ -44,7 +49,7 @@ done
 
 LOGDIR=${CHECK_LOG_DIR:-$TOP/build/check-logs/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$LOGDIR"
-VM_KERNELS=${CHECK_VM_KERNELS:-6.1 6.12 7.3}
+VM_KERNELS=${CHECK_VM_KERNELS:-6.1 6.12 7.3 6.12-debug}
 VM_TIMEOUT=${CHECK_VM_TIMEOUT:-1200}
 BUDGET=${CHECK_BUDGET:-3420}
 NPASS=0 NFAIL=0 NSKIP=0
@@ -95,6 +100,7 @@ skip_step() { # skip_step NAME why
 step_note() { # one-line summary of a passed step, if its log has one
 	case $1 in
 	vm-*) grep -a '^RESULT ' "$2" | tail -n 1 | sed 's/; log .*//' ;;
+	debug-kernel) grep -a -E '^build-debug-kernel: (built|cached)' "$2" | tail -n 1 ;;
 	*) grep -a -E -i '^[0-9]+ passed|passed, [0-9]+ failed|^# (pass|fail)' "$2" | tail -n 1 ;;
 	esac
 }
@@ -146,9 +152,22 @@ else
 	skip_step pkg "(no tests/pkg/run.sh yet)"
 fi
 
+# The sanitizer kernel is built (or taken from its cache) before the VM runs,
+# so that its build time counts against the budget before it is split.
+if [[ " $VM_KERNELS " == *"-debug "* ]]; then
+	step debug-kernel scripts/build-debug-kernel.sh
+fi
+
 # The whole run has to fit in CHECK_BUDGET seconds (CI: 60 minutes): split
 # what is left between the kernels still to test.
 first=${VM_KERNELS%% *}
+# weight KERNEL full|quick: time share of a run; a full run counts 2, a quick
+# one 1, a quick one on the sanitizer kernel 2 (it is 2-3 times slower)
+weight() {
+	if [ "$2" = full ]; then echo 2
+	else case $1 in *-debug) echo 2 ;; *) echo 1 ;; esac
+	fi
+}
 for k in $VM_KERNELS; do
 	# The first kernel runs the full cases, the others a quick run (fewer
 	# iterations, see reps in tests/vm/lib.sh) unless CHECK_VM_FULL=1. A
@@ -159,13 +178,12 @@ for k in $VM_KERNELS; do
 	for r in $VM_KERNELS; do
 		[ -n "${done_k:-}" ] && [[ " $done_k " == *" $r "* ]] && continue
 		if [ "$r" = "$first" ] || [ "${CHECK_VM_FULL:-0}" = 1 ]; then
-			weights=$((weights + 2))
+			weights=$((weights + $(weight "$r" full)))
 		else
-			weights=$((weights + 1))
+			weights=$((weights + $(weight "$r" quick)))
 		fi
 	done
-	w=1
-	[ -z "$quick" ] && w=2
+	w=$(weight "$k" "${quick:-full}")
 	left=$(( BUDGET - ($(date +%s) - T_START) ))
 	per=$(( left * w / weights ))
 	[ "$per" -lt "$VM_TIMEOUT" ] || per=$VM_TIMEOUT

@@ -17,7 +17,7 @@ PACKAGES="
 	clang libclang-rt-14-dev
 	rdma-core ibverbs-providers ibverbs-utils libibumad-dev librdmacm-dev libibverbs-dev
 	debhelper dh-dkms dkms lintian rpm man-db groff-base
-	linux-source-6.12
+	linux-source-6.12 flex bison bc libelf-dev libssl-dev
 "
 
 missing=()

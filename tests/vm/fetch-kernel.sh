@@ -2,11 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # fetch-kernel.sh - download and unpack a Debian kernel image for the VM tests.
 #
-# Usage: tests/vm/fetch-kernel.sh <6.1|6.12|7.3|full-kver> [--resolve-only]
+# Usage: tests/vm/fetch-kernel.sh <6.1|6.12|7.3|6.12-debug|full-kver> [--resolve-only]
 #
 # Prints two lines on stdout:
 #   KVER=<full kernel release>
 #   KDIR=<dir>        with <dir>/vmlinuz and <dir>/lib/modules/<kver>/ (depmod done)
+# and for a kernel built here (6.12-debug) a third one:
+#   KBUILD=<dir>      the kernel's build tree (modules build against it)
+#
+# 6.12-debug (or "debug") is the sanitizer kernel (KASAN, lockdep, kmemleak...)
+# that scripts/build-debug-kernel.sh builds from linux-source-6.12 (or takes
+# from its cache); --resolve-only does not apply to it.
 #
 # Kernels are fetched with `apt-get download` and unpacked with `dpkg -x` into
 # $SRPT_VM_CACHE (default /var/cache/srpt-dkms/vm); nothing is installed on the
@@ -23,6 +29,15 @@ CACHE=${SRPT_VM_CACHE:-/var/cache/srpt-dkms/vm}
 KARG=${1:?usage: fetch-kernel.sh <6.1|6.12|7.3|full-kver> [--resolve-only]}
 RESOLVE_ONLY=0
 [ "${2:-}" = --resolve-only ] && RESOLVE_ONLY=1
+
+case $KARG in
+debug | 6.12-debug)
+	out=$("$(dirname "$0")/../../scripts/build-debug-kernel.sh") || exit 2
+	echo "$out"
+	echo "KBUILD=$(echo "$out" | sed -n 's/^KDIR=//p')/build"
+	exit 0
+	;;
+esac
 
 mkdir -p "$CACHE/debs"
 exec 9>"$CACHE/.lock"

@@ -12,8 +12,9 @@
 #    the guest state is checked (and restored if the case left a mess) and
 #    the new kernel log lines are scanned.
 # 3. final: configfs teardown incl. rmdir $T/srpt, rmmod ib_srpt (must work),
-#    rdma link delete, rmmod rdma_rxe target_core_mod (leak signals), dmesg
-#    scan of the whole boot, "VMTEST DONE overall=PASS|FAIL", poweroff.
+#    rdma link delete, rmmod rdma_rxe target_core_mod (leak signals), on a
+#    sanitizer kernel a kmemleak scan (see kmemleak_check), dmesg scan of the
+#    whole boot, "VMTEST DONE overall=PASS|FAIL", poweroff.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin:/tools
 export HOME=/root
 export RESULTS_DIR=/tmp/results
@@ -25,6 +26,7 @@ SRPT_PARAMS=
 CASE_TIMEOUT=300
 VERBOSE_KMSG=0
 VMTEST_QUICK=0
+VMTEST_SANITIZER=0
 [ -f /etc/vmtest.conf ] && . /etc/vmtest.conf
 export SRPT_MODE CASE_TIMEOUT VMTEST_QUICK
 
@@ -46,7 +48,18 @@ CASE=setup
 
 up() { read -r _u _ < /proc/uptime; echo "$_u"; }
 phase() { echo "VMTEST PHASE $1 t=$(up)"; }
-DMESG_PAT='WARNING:|BUG:|Oops|Call Trace|refcount_t|list_(add|del) corruption|general protection|UBSAN|KASAN|kmemleak|blocked for more than|hung_task|use-after-free|still in use'
+# Kernel log lines that fail a case (and the run). The sanitizer kernel's
+# reports are covered too: KASAN/KFENCE ("BUG: KASAN: ...", "BUG: KFENCE:
+# ..."), lockdep ("WARNING: possible circular locking dependency", "WARNING:
+# inconsistent lock state", "WARNING: suspicious RCU usage", "BUG: sleeping
+# function called from invalid context"), UBSAN, DEBUG_OBJECTS ("ODEBUG:"),
+# DMA-API debugging ("DMA-API:"), hung tasks, soft/hard lockups.
+DMESG_PAT='WARNING:|BUG:|Oops|Call Trace|refcount_t|list_(add|del) corruption|general protection|UBSAN|KASAN|KFENCE|ODEBUG:|DMA-API:|kmemleak|possible circular locking|inconsistent lock state|suspicious RCU usage|sleeping function called|soft lockup|hard LOCKUP|blocked for more than|hung_task|use-after-free|still in use'
+# Informational lines of the sanitizer kernel that DMESG_PAT would match:
+# its boot banners, and the line of the final kmemleak scan (kmemleak_check
+# judges the leaks itself).
+DMESG_IGNORE='kmemleak: Kernel memory leak detector initialized|kmemleak: Automatic memory scanning thread|new suspected memory leaks \(see /sys/kernel/debug/kmemleak\)|DMA-API: preallocated [0-9]+ debug entries|DMA-API: debugging enabled by kernel config|KFENCE: initialized|DMA-API: cacheline tracking'
+dmesg_bad() { grep -E "$DMESG_PAT" | grep -v -E "$DMESG_IGNORE"; }
 
 finish() {
 	CASE=final
@@ -57,7 +70,7 @@ finish() {
 	xf=$(cd "$RESULTS_DIR" && ls *.refdmesg 2>/dev/null | sed 's/\.refdmesg$//' | tr '\n' ' ')
 	awk -v xf=" $xf " '
 		/VMTEST-CASE-START / { n = $NF; skip = (index(xf, " " n " ") > 0) }
-		!skip' /tmp/dmesg.txt | grep -E "$DMESG_PAT" > /tmp/dmesg.bad
+		!skip' /tmp/dmesg.txt | dmesg_bad > /tmp/dmesg.bad
 	if [ -s /tmp/dmesg.bad ]; then
 		fail dmesg_clean "$(wc -l < /tmp/dmesg.bad) suspicious kernel log lines"
 		sed 's/^/VMTEST DMESG_BAD /' /tmp/dmesg.bad
@@ -78,6 +91,124 @@ finish() {
 	sleep 60
 }
 fatal() { fail "$1" "$2"; finish; }
+
+# kmemleak_check: sanitizer kernel only, after the final unloads. Two scans
+# 5 s apart (kmemleak reports an object that no scan found a reference to
+# and that is older than 5 s); then every report is printed (VMTEST INFO
+# final kmemleak[ours|other] lines) and the check fails if the allocation
+# backtrace of a leaked object runs through ib_srpt or ib_srpt_selftest.
+# Those modules are unloaded by now, so their frames are bare addresses:
+# they are attributed with the section addresses the module loader logged
+# at each load (dyndbg "func move_module +p" on the command line, set by
+# run.sh), taking the latest load at that address that is not later than
+# the allocation (jiffies of the report, INITIAL_JIFFIES = 2^32 - 300 HZ).
+# Leaks from other code (LIO, the RDMA core) are INFO only.
+kmemleak_check() {
+	_kml=/sys/kernel/debug/kmemleak
+	if [ ! -e $_kml ]; then
+		fail kmemleak "no $_kml (debugfs not mounted, or kmemleak disabled)"
+		return
+	fi
+	_t0=$(up)
+	for _i in 1 2; do
+		[ $_i = 1 ] || sleep 5
+		if ! echo scan 2>/tmp/kml.err > $_kml; then
+			fail kmemleak "echo scan: $(cat /tmp/kml.err)"
+			return
+		fi
+	done
+	cat $_kml > /tmp/kmemleak.txt 2>/tmp/kml.err
+	if dmesg | grep -q 'kmemleak: Kernel memory leak detector disabled'; then
+		fail kmemleak "kmemleak disabled itself: $(dmesg | grep 'kmemleak:' | tail -n 3 | tr '\n' ' ')"
+		return
+	fi
+	dmesg > /tmp/dmesg.mods
+	awk -v hz="${VMTEST_HZ:-250}" '
+	function hx(s,   i, v, l) {
+		s = tolower(s)
+		sub(/^0x/, "", s)
+		l = length(s)
+		HI = ""
+		if (l > 8) { HI = substr(s, 1, l - 8); s = substr(s, l - 7) }
+		v = 0
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	function flush(   k, tag) {
+		if (nl == 0) return
+		total++
+		if (ours) nours++
+		tag = ours ? "ours" : "other"
+		for (k = 1; k <= nl; k++)
+			if (printed++ < 3000)
+				print "VMTEST INFO final kmemleak[" tag "] " L[k]
+		nl = 0
+	}
+	BEGIN { ij = 4294967296 - 300 * hz }
+	FILENAME == ARGV[1] {
+		t = -1
+		if (match($0, /^\[ *[0-9]+\.[0-9]+\]/)) {
+			ts = substr($0, RSTART + 1, RLENGTH - 2)
+			gsub(/ /, "", ts)
+			t = ts + 0
+		}
+		if (match($0, /Final section addresses for [^ :]+:/)) {
+			cur = substr($0, RSTART + 28, RLENGTH - 29)
+			curt = t
+			next
+		}
+		if (cur != "" && match($0, /0x[0-9a-f]+ 0x[0-9a-f]+ [^ ]*text[^ ]*$/)) {
+			split(substr($0, RSTART), f, " ")
+			n++
+			rs[n] = hx(f[1]); rhi[n] = HI
+			re[n] = rs[n] + hx(f[2])
+			rm[n] = cur; rsec[n] = f[3]; rt[n] = curt
+		}
+		next
+	}
+	/^unreferenced object/ { flush(); ours = 0; jal = -1 }
+	/^  comm .*jiffies [0-9]+/ {
+		match($0, /jiffies [0-9]+/)
+		jal = substr($0, RSTART + 8, RLENGTH - 8) + 0
+	}
+	{
+		line = $0
+		if ($0 ~ /\[(ib_srpt|ib_srpt_selftest)\]/) {
+			ours = 1
+		} else if ($0 ~ /^ +0x[0-9a-f]+$/) {
+			lo = hx($1); ahi = HI
+			ta = jal >= 0 ? (jal - ij) / hz : -1
+			best = 0
+			for (i = 1; i <= n; i++)
+				if (rhi[i] == ahi && lo >= rs[i] && lo < re[i] &&
+				    (ta < 0 || rt[i] <= ta + 1) && (!best || rt[i] >= rt[best]))
+					best = i
+			if (best) {
+				line = line sprintf(" = %s %s+0x%x (unloaded)", rm[best], rsec[best], lo - rs[best])
+				if (rm[best] == "ib_srpt" || rm[best] == "ib_srpt_selftest")
+					ours = 1
+			} else {
+				line = line " = ?"
+			}
+		}
+		L[++nl] = line
+	}
+	END {
+		flush()
+		printf "KMEMLEAK_SUMMARY %d %d %d\n", total, nours, n
+	}' /tmp/dmesg.mods /tmp/kmemleak.txt > /tmp/kmemleak.out
+	grep -v '^KMEMLEAK_SUMMARY' /tmp/kmemleak.out
+	set -- $(sed -n 's/^KMEMLEAK_SUMMARY //p' /tmp/kmemleak.out)
+	_what="${1:-?} leak report(s), ${2:-?} from ib_srpt/ib_srpt_selftest; $3 module text sections known; scans took $(awk -v a="$_t0" -v b="$(up)" 'BEGIN { printf "%.0f", b - a }') s"
+	if [ "${1:-x}" = x ]; then
+		fail kmemleak "could not parse the kmemleak report"
+	elif [ "$2" != 0 ]; then
+		fail kmemleak "$_what (kmemleak[ours] lines above)"
+	else
+		pass kmemleak "$_what"
+	fi
+}
 
 phase init_start
 echo "VMTEST KERNEL $(uname -r) $(cat /proc/cmdline)"
@@ -197,7 +328,7 @@ for cf in /vmtest/cases/*.sh; do
 		fail exit_status "case exited with status $rc"
 	fi
 	# New kernel log lines of this case.
-	dmesg | sed -n "/VMTEST-CASE-START $name\$/,\$p" | grep -E "$DMESG_PAT" > /tmp/case.bad
+	dmesg | sed -n "/VMTEST-CASE-START $name\$/,\$p" | dmesg_bad > /tmp/case.bad
 	if [ -s /tmp/case.bad ] && [ -f "$RESULTS_DIR/$name.refdmesg" ]; then
 		_result XFAIL dmesg "(known upstream bug, expected with --ref: $(cat "$RESULTS_DIR/$name.refdmesg")) $(wc -l < /tmp/case.bad) suspicious kernel log lines"
 		sed "s/^/VMTEST DMESG_XFAIL $name: /" /tmp/case.bad | head -n 40
@@ -251,5 +382,6 @@ if [ $ABORT = 0 ]; then
 	rmmod target_core_iblock target_core_file 2>/dev/null
 	if try rmmod target_core_mod; then pass rmmod_target_core_mod; else
 		fail rmmod_target_core_mod "$ERR refcnt=$(module_refcnt target_core_mod)"; fi
+	[ "$VMTEST_SANITIZER" = 1 ] && kmemleak_check
 fi
 finish

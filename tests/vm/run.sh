@@ -2,8 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/vm/run.sh - run the srpt-dkms VM tests in qemu on a Debian kernel.
 #
-# Usage: tests/vm/run.sh <6.1|6.12|7.3|full-kver> [options]
+# Usage: tests/vm/run.sh <6.1|6.12|7.3|6.12-debug|full-kver> [options]
 #
+#   6.12-debug          the sanitizer kernel (KASAN, KFENCE, lockdep, UBSAN,
+#                       DEBUG_OBJECTS, DMA-API debug, kmemleak), built from
+#                       linux-source-6.12 by scripts/build-debug-kernel.sh on
+#                       first use (20-30 min on 2 cores; cached). Our module
+#                       and the self-test module are always built against it
+#                       (W=1) into build/vm-devbuild/<kver>/; the guest fails
+#                       the run on any sanitizer report and on a kmemleak
+#                       leak from ib_srpt (see tests/vm/README.md)
 #   --ko PATH           our ib_srpt.ko (.ko or .ko.xz). Default:
 #                       build/<kver>/src/ib_srpt.ko (or build/<6.1|6.12|7.3>/...);
 #                       for 6.x, if absent, built with scripts/devbuild.sh into
@@ -91,9 +99,23 @@ done
 [ -z "$missing" ] || die "missing host packages:$missing (run scripts/install-deps.sh)"
 
 # --- kernel ----------------------------------------------------------------------------
-eval "$("$HERE/fetch-kernel.sh" "$KARG")" || die "cannot fetch kernel $KARG"
+KBUILD=""
+kout=$("$HERE/fetch-kernel.sh" "$KARG") || die "cannot fetch kernel $KARG"
+eval "$kout"
 [ -f "$KDIR/vmlinuz" ] || die "no $KDIR/vmlinuz"
-case $KARG in 6.1 | 6.12 | 7.3) SHORT=$KARG ;; *) SHORT=$(echo "$KVER" | cut -d. -f1,2) ;; esac
+case $KARG in
+6.1 | 6.12 | 7.3) SHORT=$KARG ;;
+*debug) SHORT=$KVER ;;
+*) SHORT=$(echo "$KVER" | cut -d. -f1,2) ;;
+esac
+# A sanitizer kernel (kmemleak) gets a big log buffer and a log of every
+# module's section addresses (guest-init.sh attributes the backtraces of
+# leaks from modules unloaded by then with it).
+SANITIZER=0
+if grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$KDIR/config" 2>/dev/null; then
+	SANITIZER=1
+	APPEND="log_buf_len=32M dyndbg=\"func move_module +p\"${APPEND:+ $APPEND}"
+fi
 log "kernel $KVER ($KDIR)"
 
 # --- our module ------------------------------------------------------------------------
@@ -105,14 +127,27 @@ if [ "$MODE" = ours ]; then
 			"$TOP/build/$KVER/src/ib_srpt.ko.xz") || KO=""
 	fi
 	if [ -z "$KO" ]; then
-		[ -d "/usr/src/linux-headers-$KVER" ] ||
+		[ -n "$KBUILD" ] || [ -d "/usr/src/linux-headers-$KVER" ] ||
 			die "no build/$KVER/src/ib_srpt.ko and no headers to build it (run 'make matrix' or pass --ko)"
 		DB=$TOP/build/vm-devbuild/$KVER
 		log "no module in build/$KVER/src: building with scripts/devbuild.sh into $DB"
 		mkdir -p "$DB"
-		(flock 9; "$TOP/scripts/devbuild.sh" "$KVER" "$DB") 9>"$TOP/build/vm-devbuild/.lock-$KVER" > "$DB.log" 2>&1 ||
+		# A kernel built here (KBUILD): W=1, and the self-test module too.
+		dbargs=()
+		[ -z "$KBUILD" ] || dbargs=(W=1)
+		(flock 9; SRPT_KDIR=$KBUILD SRPT_DEVBUILD_SELFTEST=${KBUILD:+1} \
+			"$TOP/scripts/devbuild.sh" "$KVER" "$DB" "${dbargs[@]}") \
+			9>"$TOP/build/vm-devbuild/.lock-$KVER" > "$DB.log" 2>&1 ||
 			{ tail -n 30 "$DB.log" >&2; die "devbuild for $KVER failed (log $DB.log)"; }
 		KO=$DB/src/ib_srpt.ko
+		if [ -n "$KBUILD" ]; then
+			nw=$(grep -c -E 'warning:|error:' "$DB.log" || true)
+			log "built against $KBUILD with W=1: $nw warning(s) (log $DB.log)"
+			[ "$nw" = 0 ] || grep -E 'warning:|error:' "$DB.log" | head -n 10 | sed 's/^/[vm]   /'
+			[ ${#SELFTEST[@]} -gt 0 ] || for f in "$DB"/tests/selftest/*.ko; do
+				[ -f "$f" ] && SELFTEST+=("$f")
+			done
+		fi
 	fi
 	[ -f "$KO" ] || die "no such module: $KO"
 	vm=$(modinfo -F vermagic "$KO" | awk '{print $1}')
@@ -185,6 +220,8 @@ WORK=$(mktemp -d /tmp/srpt-vm.XXXXXX)
 	echo "CASE_TIMEOUT=$CASE_TIMEOUT"
 	echo "VERBOSE_KMSG=$KMSG"
 	echo "VMTEST_QUICK=$QUICK"
+	echo "VMTEST_SANITIZER=$SANITIZER"
+	echo "VMTEST_HZ=$(sed -n 's/^CONFIG_HZ=//p' "$KDIR/config" 2>/dev/null)"
 } > "$WORK/vmtest.conf"
 args=(--kver "$KVER" --kdir "$KDIR" --out "$WORK/initramfs.cpio" --conf "$WORK/vmtest.conf" --mode "$MODE")
 [ "$MODE" = ours ] && args+=(--ko "$KO")

@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# build-debug-kernel.sh - build (or take from the cache) the sanitizer VM
+# kernel: Debian's linux-source-6.12 with KASAN, KFENCE, lockdep, UBSAN,
+# DEBUG_OBJECTS, DMA-API debugging, kmemleak and the lockup/hung-task
+# detectors, for tests/vm/run.sh 6.12-debug (see tests/vm/README.md).
+#
+# Usage: scripts/build-debug-kernel.sh [--print-dir]
+#
+# Prints, like tests/vm/fetch-kernel.sh, on stdout:
+#   KVER=<kernel release>           e.g. 6.12.117-srptdebug
+#   KDIR=<dir>                      <dir>/vmlinuz, <dir>/lib/modules/<kver>/
+#                                   (depmod done), <dir>/build = the object
+#                                   tree that out-of-tree modules build
+#                                   against (make -C <dir>/build M=...)
+# Progress goes to stderr, the build log to <dir>.log.
+#
+# Config: Debian's own 6.12 config (from linux-headers-6.12-amd64, so the
+# userspace side is the one every other lane boots), cut down with
+# `make localmodconfig` to the modules the VM cases load (MODS below, the
+# list of tests/vm/build-initramfs.sh plus what they depend on), then
+# scripts/debug-kernel.config (the sanitizers, the modules) and
+# scripts/debug-kernel-trim.config (built-in subsystems the guest does not
+# use: audit, BPF, LSMs, netfilter, Xen, USB, ...) merged with
+# scripts/kconfig/merge_config.sh, then olddefconfig. Debug info (DWARF, BTF), module signing and module
+# compression are off: they only cost build time. Every option the fragment
+# sets is checked in the final .config; a missing one (olddefconfig drops
+# options whose dependencies are not met) fails the build.
+#
+# Cache: $SRPT_DEBUG_KERNEL_CACHE (default /var/cache/srpt-dkms/debug-kernel)
+# /<hash>/, where <hash> covers the two fragments, the base config, the
+# linux-source-6.12 package version, MODS and RECIPE (bumped when a change of
+# this script changes the kernel): the kernel is rebuilt only when one of
+# them changes. An interrupted build resumes (make is incremental) once the
+# configuration step has completed. Concurrent callers are serialized with flock on
+# <cache>/.lock; the first one builds, the others wait and reuse the result.
+# Older builds are removed, the last 2 are kept. The build runs under
+# `nice -n 5` with make -j$SRPT_DEBUG_KERNEL_JOBS (default: number of CPUs)
+# and its wall time is written to <dir>/build-time.
+# With --print-dir only the cache directory is printed (nothing is built).
+#
+# Measured on 2 cores (TCG host, -j2): see tests/vm/README.md.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+CACHE=${SRPT_DEBUG_KERNEL_CACHE:-/var/cache/srpt-dkms/debug-kernel}
+FRAG=$HERE/debug-kernel.config
+TRIM=$HERE/debug-kernel-trim.config
+SRCPKG=linux-source-6.12
+TARBALL=/usr/src/linux-source-6.12.tar.xz
+BASEKVER=6.12.117+deb12-amd64
+JOBS=${SRPT_DEBUG_KERNEL_JOBS:-$(nproc)}
+say() { echo "build-debug-kernel: $*" >&2; }
+die() { say "ERROR: $*"; exit 2; }
+
+# Modules the guest loads (tests/vm/build-initramfs.sh MODS, the cases'
+# modprobe/rmmod calls) and their dependencies. Names as lsmod shows them.
+MODS="configfs dummy rdma_rxe ib_srpt ib_srp scsi_transport_srp sd_mod sg
+      target_core_mod target_core_iblock target_core_file brd null_blk loop
+      ib_umad ib_uverbs rdma_ucm rdma_cm iw_cm ib_cm ib_core
+      crc32_generic crc32_pclmul crc32c_generic crc32c_intel crc_t10dif
+      crct10dif_generic crct10dif_pclmul crc64_rocksoft crc64 t10_pi
+      virtio_pci virtio_pci_legacy_dev virtio_pci_modern_dev virtio_blk virtio
+      virtio_ring ext4 jbd2 mbcache crc16 ip6_udp_tunnel udp_tunnel
+      scsi_mod scsi_common ipv6"
+
+BASECONF=/usr/src/linux-headers-$BASEKVER/.config
+[ -f "$TARBALL" ] || die "no $TARBALL (apt-get install $SRCPKG, see scripts/install-deps.sh)"
+[ -f "$BASECONF" ] || die "no $BASECONF (apt-get install linux-headers-$BASEKVER)"
+srcver=$(dpkg-query -W -f '${Version}' "$SRCPKG" 2>/dev/null || stat -c %Y "$TARBALL")
+# Bump RECIPE when a change of this script changes the kernel it builds.
+RECIPE=1
+hash=$( { echo "$RECIPE $srcver $MODS"; cat "$FRAG" "$TRIM" "$BASECONF"; } |
+	md5sum | cut -c1-16)
+OUT=$CACHE/$hash
+if [ "${1:-}" = --print-dir ]; then
+	echo "$OUT"
+	exit 0
+fi
+
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.lock"
+if ! flock -n 9; then
+	say "waiting for another build (lock $CACHE/.lock)"
+	flock 9
+fi
+
+if [ ! -f "$OUT/.complete" ]; then
+	say "building the debug kernel into $OUT (log $OUT.log); about 20-40 min on 2 cores"
+	t0=$(date +%s)
+	B=$OUT/build
+	if [ -f "$OUT/.configured" ]; then
+		say "resuming the interrupted build in $B"
+		exec 8>>"$OUT.log"
+	else
+		rm -rf "$OUT"
+		mkdir -p "$OUT"
+		exec 8>"$OUT.log"
+	fi
+	configure() {
+		local lsmod=$OUT/lsmod
+		mkdir -p "$B" &&
+		tar -C "$B" --strip-components=1 -xf "$TARBALL" &&
+		cp "$BASECONF" "$B/.config" || return 1
+		{
+			echo "Module                  Size  Used by"
+			for m in $MODS; do echo "$m 16384 0"; done
+		} > "$lsmod"
+		# localmodconfig turns off every =m the listed modules do not need
+		make -C "$B" LSMOD="$lsmod" localmodconfig < <(yes "") &&
+		(cd "$B" && scripts/kconfig/merge_config.sh -m .config "$FRAG" "$TRIM") &&
+		make -C "$B" olddefconfig
+	}
+	[ -f "$OUT/.configured" ] || configure >&8 2>&8 ||
+		{ tail -n 30 "$OUT.log" >&2; die "configuration failed"; }
+
+	# Every option the fragment sets must be in the final .config as set.
+	bad=0
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF "$line" "$B/.config" ||
+				{ say "option not in the final .config: $line (have: $(grep "^${line%%=*}=" "$B/.config" || echo 'not set'))"; bad=1; }
+			;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			opt=${opt%% *}
+			! grep -q "^$opt=" "$B/.config" ||
+				{ say "option should be off: $(grep "^$opt=" "$B/.config")"; bad=1; }
+			;;
+		esac
+	done < "$FRAG"
+	[ "$bad" = 0 ] || die "the debug kernel config lacks options (see above)"
+	touch "$OUT/.configured"
+
+	say "config ok ($(grep -c '=m$' "$B/.config") modules); make -j$JOBS (nice -n 5)"
+	nice -n 5 make -C "$B" -j"$JOBS" bzImage modules >&8 2>&8 ||
+		{ tail -n 40 "$OUT.log" >&2; die "kernel build failed (log $OUT.log)"; }
+	KVER=$(make -s -C "$B" kernelrelease)
+	make -C "$B" INSTALL_MOD_PATH="$OUT" INSTALL_MOD_STRIP=1 DEPMOD=true modules_install >&8 2>&8 ||
+		die "modules_install failed (log $OUT.log)"
+	cp "$B/arch/x86/boot/bzImage" "$OUT/vmlinuz"
+	cp "$B/.config" "$OUT/config"
+	rm -f "$OUT/lib/modules/$KVER/build" "$OUT/lib/modules/$KVER/source"
+	ln -s ../../../build "$OUT/lib/modules/$KVER/build"
+	depmod -b "$OUT" "$KVER"
+	for m in ib_srpt ib_srp rdma_rxe target_core_mod null_blk brd dummy; do
+		modinfo -b "$OUT" -k "$KVER" -n "$m" >/dev/null 2>&1 ||
+			die "module $m missing from the debug kernel's modules"
+	done
+	echo "$KVER" > "$OUT/kver"
+	t1=$(date +%s)
+	# CPU time of everything this script ran (children user, system)
+	cpu=$(times | tail -n 1)
+	echo "$((t1 - t0)) s wall (make -j$JOBS, $(nproc) CPUs, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)); CPU user/sys $cpu; $(date -u +%F)" > "$OUT/build-time"
+	touch "$OUT/.complete"
+	say "built $KVER: $(cat "$OUT/build-time")"
+	# keep the 2 most recent builds
+	ls -1dt "$CACHE"/*/.complete 2>/dev/null | tail -n +3 | while read -r c; do
+		d=$(dirname "$c")
+		say "removing old build $d"
+		rm -rf "$d" "$d.log"
+	done
+else
+	say "cached $(cat "$OUT/kver") in $OUT (built in $(cat "$OUT/build-time" 2>/dev/null))"
+fi
+echo "KVER=$(cat "$OUT/kver")"
+echo "KDIR=$OUT"
