@@ -284,15 +284,26 @@ struct srpt_recv_ioctx {
 };
 
 /**
- * struct srpt_rw_ctx - one RDMA READ/WRITE context (one SRP descriptor).
- * @rw: the rdma_rw context.
- * @sg: scatterlist of the target-side buffer.
+ * struct srpt_rw_ctx - the target-side buffer of one SRP descriptor and the
+ *	RDMA READ/WRITE context that moves it.
+ * @rw: the rdma_rw context; valid only while @rw_nents is not zero.
+ * @sg: scatterlist of the target-side buffer (@len bytes).
  * @nents: entries in @sg.
+ * @rw_nents: leading entries of @sg mapped by @rw, 0 if @rw is not set up.
+ *	      For data-in only the bytes LIO produced are mapped, so the last
+ *	      mapped entry may have been shortened.
+ * @remote_addr: virtual address of the descriptor (initiator side).
+ * @rkey: remote key of the descriptor.
+ * @len: length of the descriptor.
  */
 struct srpt_rw_ctx {
 	struct rdma_rw_ctx	rw;
 	struct scatterlist	*sg;
 	unsigned int		nents;
+	unsigned int		rw_nents;
+	u64			remote_addr;
+	u32			rkey;
+	u32			len;
 };
 
 /**
@@ -326,9 +337,13 @@ enum srpt_command_state {
  * @rdma_cqe: completion of the last RDMA READ WR.
  * @state: enum srpt_command_state; see srpt_set_cmd_state().
  * @cmd: the LIO command.
- * @n_rdma: send WRs the rw contexts need (u32: 255 descriptors may need
- *	    more than 255 WRs).
- * @n_rw_ctx: entries in @rw_ctxs.
+ * @n_rdma: send WRs the rw contexts set up so far need (u32: 255
+ *	    descriptors may need more than 255 WRs).
+ * @n_rw_ctx: entries in @rw_ctxs (target-side buffers allocated).
+ * @n_rw_mapped: leading entries of @rw_ctxs whose rw context is set up:
+ *	       all of them for data-out, from the submission on; for data-in
+ *	       only those holding data LIO produced, set up when the response
+ *	       is queued (srpt_map_rw_ctxs()).
  * @queue_status_only: the response carries status only, no data.
  * @local_rsp: the response was built by the driver itself without LIO
  *	       (malformed IU, failed submission); the send completion then
@@ -347,6 +362,7 @@ struct srpt_send_ioctx {
 	struct se_cmd		cmd;
 	u32			n_rdma;
 	u8			n_rw_ctx;
+	u8			n_rw_mapped;
 	bool			queue_status_only;
 	bool			local_rsp;
 	u8			sense_data[TRANSPORT_SENSE_BUFFER];
@@ -530,6 +546,7 @@ int srpt_post_recv(struct srpt_device *sdev, struct srpt_rdma_ch *ch,
 void srpt_process_wait_list(struct srpt_rdma_ch *ch);
 void srpt_drain_wait_list(struct srpt_rdma_ch *ch);
 void srpt_put_send_ioctx(struct srpt_send_ioctx *sio);
+int srpt_map_data_in(struct srpt_send_ioctx *sio);
 
 /* rsp.c: data transfer, responses and the LIO command callbacks */
 enum srpt_command_state

@@ -56,7 +56,7 @@ val() {
 # bytes changed, status GOOD, DIUNDER set with RESIDUAL (0: no DIUNDER)
 check_short() {
 	_rsp=$(val rsp_1)
-	_st=$(echo "$_rsp" | cut -d: -f1)
+	_cst=$(echo "$_rsp" | cut -d: -f1)
 	_fl=$(echo "$_rsp" | cut -d: -f2)
 	_di=$(echo "$_rsp" | cut -d: -f3)
 	_tot=$(val changed_total)
@@ -74,8 +74,8 @@ check_short() {
 	else
 		pass "$1-written" "$_tot bytes"
 	fi
-	if [ "$_st" != 00 ]; then
-		fail "$1-status" "status $_st"
+	if [ "$_cst" != 00 ]; then
+		fail "$1-status" "status $_cst"
 	elif [ "$4" = 0 ]; then
 		[ $((0x$_fl & 0x30)) = 0 ] && pass "$1-residual" "none" ||
 			fail "$1-residual" "flags $_fl residual $_di, expected none"
