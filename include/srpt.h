@@ -45,6 +45,8 @@ enum {
 	MAX_SRPT_RSP_SIZE	= 1024,
 	DEFAULT_MAX_RDMA_SIZE	= 65536,
 	MAX_SRPT_RDMA_SIZE	= 1U << 24,
+	DEFAULT_SRPT_CH_DATA_MB	= 128,	/* = SRPT_MAX_CMD_DATA_LEN */
+	MAX_SRPT_CH_DATA_MB	= 1U << 20,
 	SRPT_RDMA_DEPTH		= 4,	/* responder resources, initiator depth */
 	SRPT_RDMA_CM_BACKLOG	= 128,
 	SRPT_NAME_LEN		= 64,
@@ -348,6 +350,7 @@ enum srpt_command_state {
  * @local_rsp: the response was built by the driver itself without LIO
  *	       (malformed IU, failed submission); the send completion then
  *	       frees the context instead of handing it back to LIO.
+ * @data_charge: bytes this command charged to srpt_rdma_ch.data_bytes.
  * @sense_data: sense buffer given to LIO.
  */
 struct srpt_send_ioctx {
@@ -361,6 +364,7 @@ struct srpt_send_ioctx {
 	enum srpt_command_state	state;
 	struct se_cmd		cmd;
 	u32			n_rdma;
+	u32			data_charge;
 	u8			n_rw_ctx;
 	u8			n_rw_mapped;
 	bool			queue_status_only;
@@ -387,6 +391,10 @@ struct srpt_send_ioctx {
  * @rq_size: receive ring size and number of LIO tags.
  * @max_rsp_size: size of each send buffer.
  * @sq_wr_avail: send queue WRs still available.
+ * @data_bytes: bytes of target-side data buffers the channel's commands
+ *		hold (page-rounded per descriptor), charged against
+ *		srpt_ch_data_mb in the CQ context when a command is received,
+ *		given back when its buffers are freed (any context).
  * @sport: the port; the channel holds a port reference.
  * @max_ti_iu_len: largest IU the initiator accepts (limits sense data).
  * @req_lim: diagnostics counter of outstanding credits.
@@ -430,6 +438,7 @@ struct srpt_rdma_ch {
 	int			rq_size;
 	u32			max_rsp_size;
 	atomic_t		sq_wr_avail;
+	atomic64_t		data_bytes;
 	struct srpt_port	*sport;
 	int			max_ti_iu_len;
 	atomic_t		req_lim;
@@ -460,6 +469,7 @@ struct srpt_rdma_ch {
 extern u64 srpt_service_guid;
 extern unsigned int srp_max_req_size;
 extern unsigned int srpt_srq_size;
+extern unsigned int srpt_ch_data_mb;
 extern struct ib_client srpt_client;
 
 /* port.c: the port table */

@@ -123,6 +123,7 @@ static struct srpt_send_ioctx *srpt_get_send_ioctx(struct srpt_rdma_ch *ch)
 	sio->n_rdma = 0;
 	sio->n_rw_ctx = 0;
 	sio->n_rw_mapped = 0;
+	sio->data_charge = 0;
 	sio->queue_status_only = false;
 	sio->local_rsp = false;
 	memset(&sio->cmd, 0, sizeof(sio->cmd));
@@ -171,6 +172,61 @@ static void srpt_destroy_rw_ctxs(struct srpt_send_ioctx *sio, u32 n)
 		kfree(sio->rw_ctxs);
 	sio->rw_ctxs = &sio->s_rw_ctx;
 	sio->n_rw_ctx = 0;
+	atomic64_sub(sio->data_charge, &sio->ch->data_bytes);
+	sio->data_charge = 0;
+}
+
+/**
+ * srpt_charge_data() - reserve buffer space for a command in its channel.
+ * @sio: send context.
+ * @iu: the SRP_CMD.
+ * @desc: its parse result.
+ *
+ * The data buffers of a command are allocated at the length of its
+ * descriptors when it arrives, before LIO has looked at the CDB: LIO takes
+ * a fabric's scatterlist only together with the command. One descriptor
+ * may be 128 MiB (SRPT_MAX_CMD_DATA_LEN) and a channel has up to 128
+ * commands, so without a bound one initiator could make the target pin
+ * 16 GiB per channel with commands that transfer nothing (a READ of one
+ * block with a huge descriptor) and keep it pinned by not taking the
+ * responses. Letting LIO allocate after parsing the CDB would not remove
+ * the need: a WRITE-type control CDB keeps the descriptor length, and a
+ * legitimate READ(16) can ask for as much. So each channel gets a budget,
+ * srpt_ch_data_mb (module parameter, default 128 MiB: room for 128
+ * commands of 1 MiB, while ib_srp by default keeps fewer than 64 commands
+ * of at most 512 KiB in flight). A command that would exceed it while
+ * others hold buffers is answered with TASK SET FULL; the initiator
+ * retries it and lowers its queue depth. A command is always admitted on a
+ * channel that holds nothing, so any command the parser accepts can run.
+ * The charge is the page-rounded size of every descriptor, which is what
+ * target_alloc_sgl() allocates.
+ *
+ * Context: the channel's CQ context (commands of a channel are received
+ *	    one at a time; buffers may be freed concurrently elsewhere).
+ * Return: true if the command may allocate its buffers.
+ */
+static bool srpt_charge_data(struct srpt_send_ioctx *sio, const void *iu,
+			     const struct srpt_cmd_desc *desc)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	u64 budget = (u64)srpt_ch_data_mb << 20;
+	u64 charge = 0, used;
+	u32 i;
+
+	for (i = 0; i < desc->nbufs; i++) {
+		u32 key, len;
+		u64 va;
+
+		srpt_iu_get_desc(iu, desc, i, &va, &key, &len);
+		charge += PAGE_ALIGN((u64)len);
+	}
+	used = atomic64_add_return(charge, &ch->data_bytes);
+	if (used > budget && used != charge) {
+		atomic64_sub(charge, &ch->data_bytes);
+		return false;
+	}
+	sio->data_charge = charge;
+	return true;
 }
 
 /*
@@ -315,9 +371,11 @@ static bool srpt_zero_data_in(const u8 *cdb)
  * for data-in only when the response is queued, once it is known how many
  * bytes LIO produced. On failure everything built so far is torn down and
  * the counters are reset, so the send-queue accounting never sees stale
- * values.
+ * values. The buffers are charged to the channel first
+ * (srpt_charge_data()).
  *
- * Return: 0 or a negative errno.
+ * Return: 0; -EBUSY if the channel's data budget is exhausted; another
+ * negative errno.
  */
 static int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 			      const struct srpt_cmd_desc *desc,
@@ -333,12 +391,15 @@ static int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 
 	*sg = NULL;
 	*sg_cnt = 0;
+	if (!srpt_charge_data(sio, iu, desc))
+		return -EBUSY;
 	if (nbufs > 1) {
 		sio->rw_ctxs = kmalloc_array(nbufs, sizeof(*sio->rw_ctxs),
 					     GFP_KERNEL);
 		if (!sio->rw_ctxs) {
 			sio->rw_ctxs = &sio->s_rw_ctx;
-			return -ENOMEM;
+			ret = -ENOMEM;
+			goto unwind;
 		}
 	}
 	for (i = 0; i < nbufs; i++) {
@@ -397,7 +458,7 @@ void srpt_put_send_ioctx(struct srpt_send_ioctx *sio)
 		WARN_ON_ONCE(!list_empty(&rio->wait_list));
 		srpt_repost_recv(ch, rio);
 	}
-	if (sio->n_rw_ctx)
+	if (sio->n_rw_ctx || sio->data_charge)
 		srpt_destroy_rw_ctxs(sio, sio->n_rw_ctx);
 	target_free_tag(ch->sess, &sio->cmd);
 }
@@ -481,6 +542,13 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 				 ch->sess_name, cmd->tag, desc.nbufs,
 				 desc.data_len);
 		ret = srpt_alloc_rw_ctxs(sio, srp_cmd, &desc, &sg, &sg_cnt);
+		if (ret == -EBUSY) {
+			pr_debug("%s: tag %#llx: channel data budget exhausted (%u bytes)\n",
+				 ch->sess_name, cmd->tag, desc.data_len);
+			srpt_local_cmd_rsp(sio, cmd->tag, SAM_STAT_TASK_SET_FULL,
+					   0, 0, 0);
+			return false;
+		}
 		if (ret) {
 			pr_info_ratelimited("%s: no resources for tag %#llx: %d\n",
 					    ch->sess_name, cmd->tag, ret);
