@@ -20,7 +20,11 @@
  *    se_tmr_req; the send completion then frees the tag;
  *  - every IU returns its credit: IUs that get no response add it to
  *    req_lim_delta, so it rides on the next SRP_RSP;
- *  - the SRP task attribute is passed to LIO.
+ *  - the SRP task attribute is passed to LIO;
+ *  - the RDMA WRITEs of read data are set up when the response is queued
+ *    and cover only the bytes LIO produced, not the whole descriptor
+ *    (srpt_map_data_in());
+ *  - the data buffers one channel holds are bounded (srpt_charge_data()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
