@@ -21,8 +21,10 @@
  *                after the last command was sent; meanwhile the target's
  *                responses wait in RNR retries and each command keeps its
  *                target-side resources. MemFree of this machine is sampled
- *                before sending and at the end of the wait (useful only when
- *                the target runs on the same machine).
+ *                before sending and during the wait (useful only when
+ *                the target runs on the same machine); memfree_held_kb is
+ *                the lowest value seen during the wait (sampled every
+ *                100 ms).
  *     -T MS      timeout for each CM step and for the responses (5000)
  *
  * The region is filled with 0xa5 before the commands are sent (for -D out
@@ -347,8 +349,15 @@ int main(int argc, char **argv)
 	}
 	printf("sent=%d\n", sent);
 	if (wait_ms) {
-		usleep(wait_ms * 1000);
-		mem_held = memfree_kb();
+		/* the lowest MemFree seen while the responses are held */
+		for (i = 0; i < (unsigned long)wait_ms / 100; i++) {
+			long kb;
+
+			usleep(100 * 1000);
+			kb = memfree_kb();
+			if (mem_held < 0 || (kb >= 0 && kb < mem_held))
+				mem_held = kb;
+		}
 		printf("memfree_before_kb=%ld\nmemfree_held_kb=%ld\npinned_kb=%ld\n",
 		       mem_before, mem_held, mem_before - mem_held);
 	}
