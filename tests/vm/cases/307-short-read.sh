@@ -92,6 +92,10 @@ if ! setup_target; then
 	teardown_target
 	exit 0
 fi
+# leave non-zero data in free pages (a fresh guest's free memory is mostly
+# zero, which would hide what an uninitialised buffer carries)
+dd if=/dev/urandom of=/tmp/307-junk bs=1M count=32 2>/dev/null
+rm -f /tmp/307-junk
 
 # READ(10), LBA 0, 1 block
 xfer read10-64k -c 28000000000000000100 -d 65536 -e 512 &&
