@@ -45,6 +45,8 @@ enum {
 	MAX_SRPT_RSP_SIZE	= 1024,
 	DEFAULT_MAX_RDMA_SIZE	= 65536,
 	MAX_SRPT_RDMA_SIZE	= 1U << 24,
+	DEFAULT_SRPT_CH_DATA_MB	= 128,	/* = SRPT_MAX_CMD_DATA_LEN */
+	MAX_SRPT_CH_DATA_MB	= 1U << 20,
 	SRPT_RDMA_DEPTH		= 4,	/* responder resources, initiator depth */
 	SRPT_RDMA_CM_BACKLOG	= 128,
 	SRPT_NAME_LEN		= 64,
@@ -307,15 +309,26 @@ struct srpt_recv_ioctx {
 };
 
 /**
- * struct srpt_rw_ctx - one RDMA READ/WRITE context (one SRP descriptor).
- * @rw: the rdma_rw context.
- * @sg: scatterlist of the target-side buffer.
+ * struct srpt_rw_ctx - the target-side buffer of one SRP descriptor and the
+ *	RDMA READ/WRITE context that moves it.
+ * @rw: the rdma_rw context; valid only while @rw_nents is not zero.
+ * @sg: scatterlist of the target-side buffer (@len bytes).
  * @nents: entries in @sg.
+ * @rw_nents: leading entries of @sg mapped by @rw, 0 if @rw is not set up.
+ *	      For data-in only the bytes LIO produced are mapped, so the last
+ *	      mapped entry may have been shortened.
+ * @remote_addr: virtual address of the descriptor (initiator side).
+ * @rkey: remote key of the descriptor.
+ * @len: length of the descriptor.
  */
 struct srpt_rw_ctx {
 	struct rdma_rw_ctx	rw;
 	struct scatterlist	*sg;
 	unsigned int		nents;
+	unsigned int		rw_nents;
+	u64			remote_addr;
+	u32			rkey;
+	u32			len;
 };
 
 /**
@@ -349,13 +362,18 @@ enum srpt_command_state {
  * @rdma_cqe: completion of the last RDMA READ WR.
  * @state: enum srpt_command_state; see srpt_set_cmd_state().
  * @cmd: the LIO command.
- * @n_rdma: send WRs the rw contexts need (u32: 255 descriptors may need
- *	    more than 255 WRs).
- * @n_rw_ctx: entries in @rw_ctxs.
+ * @n_rdma: send WRs the rw contexts set up so far need (u32: 255
+ *	    descriptors may need more than 255 WRs).
+ * @n_rw_ctx: entries in @rw_ctxs (target-side buffers allocated).
+ * @n_rw_mapped: leading entries of @rw_ctxs whose rw context is set up:
+ *	       all of them for data-out, from the submission on; for data-in
+ *	       only those holding data LIO produced, set up when the response
+ *	       is queued (srpt_map_rw_ctxs()).
  * @queue_status_only: the response carries status only, no data.
  * @local_rsp: the response was built by the driver itself without LIO
  *	       (malformed IU, failed submission); the send completion then
  *	       frees the context instead of handing it back to LIO.
+ * @data_charge: bytes this command charged to srpt_rdma_ch.data_bytes.
  * @sense_data: sense buffer given to LIO.
  */
 struct srpt_send_ioctx {
@@ -369,7 +387,9 @@ struct srpt_send_ioctx {
 	enum srpt_command_state	state;
 	struct se_cmd		cmd;
 	u32			n_rdma;
+	u32			data_charge;
 	u8			n_rw_ctx;
+	u8			n_rw_mapped;
 	bool			queue_status_only;
 	bool			local_rsp;
 	u8			sense_data[TRANSPORT_SENSE_BUFFER];
@@ -394,6 +414,10 @@ struct srpt_send_ioctx {
  * @rq_size: receive ring size and number of LIO tags.
  * @max_rsp_size: size of each send buffer.
  * @sq_wr_avail: send queue WRs still available.
+ * @data_bytes: bytes of target-side data buffers the channel's commands
+ *		hold (page-rounded per descriptor), charged against
+ *		srpt_ch_data_mb in the CQ context when a command is received,
+ *		given back when its buffers are freed (any context).
  * @sport: the port; the channel holds a port reference.
  * @max_ti_iu_len: largest IU the initiator accepts (limits sense data).
  * @req_lim: diagnostics counter of outstanding credits.
@@ -437,6 +461,7 @@ struct srpt_rdma_ch {
 	int			rq_size;
 	u32			max_rsp_size;
 	atomic_t		sq_wr_avail;
+	atomic64_t		data_bytes;
 	struct srpt_port	*sport;
 	int			max_ti_iu_len;
 	atomic_t		req_lim;
@@ -467,6 +492,7 @@ struct srpt_rdma_ch {
 extern u64 srpt_service_guid;
 extern unsigned int srp_max_req_size;
 extern unsigned int srpt_srq_size;
+extern unsigned int srpt_ch_data_mb;
 extern struct ib_client srpt_client;
 
 /* port.c: the port table */
@@ -555,6 +581,7 @@ int srpt_post_recv(struct srpt_device *sdev, struct srpt_rdma_ch *ch,
 void srpt_process_wait_list(struct srpt_rdma_ch *ch);
 void srpt_drain_wait_list(struct srpt_rdma_ch *ch);
 void srpt_put_send_ioctx(struct srpt_send_ioctx *sio);
+int srpt_map_data_in(struct srpt_send_ioctx *sio);
 
 /* rsp.c: data transfer, responses and the LIO command callbacks */
 enum srpt_command_state

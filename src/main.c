@@ -30,6 +30,38 @@ module_param(srpt_srq_size, uint, 0444);
 MODULE_PARM_DESC(srpt_srq_size,
 		 "Depth of the per-HCA shared receive queue (4..65535, default 4095)");
 
+/*
+ * Per-channel budget of target-side data buffers, in MiB (see
+ * srpt_charge_data() in cmd.c). Not a parameter of the in-kernel driver.
+ */
+unsigned int srpt_ch_data_mb = DEFAULT_SRPT_CH_DATA_MB;
+
+static int srpt_ch_data_mb_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int mb;
+	int ret = kstrtouint(val, 0, &mb);
+
+	if (ret)
+		return ret;
+	if (mb < 1 || mb > MAX_SRPT_CH_DATA_MB) {
+		pr_warn("srpt_ch_data_mb=%u is out of range 1..%u\n", mb,
+			MAX_SRPT_CH_DATA_MB);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = mb;
+	return 0;
+}
+
+static const struct kernel_param_ops srpt_ch_data_mb_ops = {
+	.set = srpt_ch_data_mb_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(srpt_ch_data_mb, &srpt_ch_data_mb_ops, &srpt_ch_data_mb,
+		0444);
+MODULE_PARM_DESC(srpt_ch_data_mb,
+		 "MiB of data buffers the commands of one channel may hold; commands beyond get TASK SET FULL (1..1048576, default 128)");
+
 u64 srpt_service_guid;
 
 /**

@@ -99,7 +99,7 @@ static int srpt_post_rsp(struct srpt_send_ioctx *sio, int len, bool with_data,
 		return -EAGAIN;
 	}
 	if (with_data) {
-		for (i = sio->n_rw_ctx - 1; i >= 0; i--)
+		for (i = sio->n_rw_mapped - 1; i >= 0; i--)
 			first_wr = rdma_rw_ctx_wrs(&sio->rw_ctxs[i].rw, ch->qp,
 						   ch->sport->port, NULL,
 						   first_wr);
@@ -332,7 +332,7 @@ int srpt_write_pending(struct se_cmd *cmd)
 	enum srpt_command_state prev;
 	int i, ret, n = sio->n_rdma;
 
-	if (sio->recv_ioctx || !sio->n_rw_ctx) {
+	if (sio->recv_ioctx || !sio->n_rw_mapped) {
 		srpt_set_cmd_state(sio, SRPT_STATE_DATA_IN);
 		target_execute_cmd(cmd);
 		return 0;
@@ -345,7 +345,7 @@ int srpt_write_pending(struct se_cmd *cmd)
 		return -ENOMEM;
 	}
 	cqe->done = srpt_rdma_read_done;
-	for (i = sio->n_rw_ctx - 1; i >= 0; i--) {
+	for (i = sio->n_rw_mapped - 1; i >= 0; i--) {
 		first_wr = rdma_rw_ctx_wrs(&sio->rw_ctxs[i].rw, ch->qp,
 					   ch->sport->port, cqe, first_wr);
 		cqe = NULL;
@@ -375,13 +375,38 @@ static u8 srpt_tmr_rsp_code(struct se_cmd *cmd)
 	}
 }
 
-/* Build the SRP_RSP of a SCSI command LIO completed. */
-static int srpt_build_cmd_rsp(struct srpt_send_ioctx *sio, u32 delta)
+/*
+ * Build the SRP_RSP of a SCSI command LIO completed. With @no_data the read
+ * data LIO produced could not be sent (srpt_map_data_in() failed): the
+ * response then says so with ABORTED COMMAND / INSUFFICIENT RESOURCES and
+ * reports the whole data-in length as residual, whatever LIO's status was.
+ */
+static int srpt_build_cmd_rsp(struct srpt_send_ioctx *sio, u32 delta,
+			      bool no_data)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
 	struct se_cmd *cmd = &sio->cmd;
 	struct srpt_rsp_info info = {};
+	u8 sense[SRPT_FIXED_SENSE_LEN];
 	int len;
+
+	if (no_data) {
+		u32 i;
+
+		info.tag = cmd->tag;
+		info.req_lim_delta = delta;
+		info.status = SAM_STAT_CHECK_CONDITION;
+		info.dir = SRPT_DIR_READ;
+		info.underflow = true;
+		for (i = 0; i < sio->n_rw_ctx; i++)
+			info.residual += sio->rw_ctxs[i].len;
+		len = srpt_iu_build_sense(sense, sizeof(sense), ABORTED_COMMAND,
+					  0x55, 0x03);
+		info.sense = sense;
+		info.sense_len = len > 0 ? len : 0;
+		return srpt_iu_build_rsp(sio->ioctx.buf, ch->max_rsp_size,
+					 ch->max_ti_iu_len, &info);
+	}
 
 	info.tag = cmd->tag;
 	info.req_lim_delta = delta;
@@ -415,7 +440,8 @@ static int srpt_build_cmd_rsp(struct srpt_send_ioctx *sio, u32 delta)
  * srpt_queue_response() - send the response of a command or TMF.
  * @cmd: the command.
  *
- * Context: may run in completion context; does not sleep.
+ * Context: LIO's completion, queue-full or TMR work (process context);
+ * setting up the RDMA WRITEs of read data may sleep.
  * Return: 0 if the response was posted or dropped; -EAGAIN if the send
  * queue is full and LIO should call again later.
  */
@@ -452,9 +478,16 @@ static int srpt_queue_response(struct se_cmd *cmd)
 						 delta,
 						 srpt_tmr_rsp_code(cmd));
 	} else {
+		bool no_data = false;
+
+		/* Only the data_length bytes LIO produced are sent. */
 		with_data = cmd->data_direction == DMA_FROM_DEVICE &&
 			    cmd->data_length && !sio->queue_status_only;
-		len = srpt_build_cmd_rsp(sio, delta);
+		if (with_data && srpt_map_data_in(sio)) {
+			with_data = false;
+			no_data = true;
+		}
+		len = srpt_build_cmd_rsp(sio, delta, no_data);
 	}
 	ret = len < 0 ? len : srpt_post_rsp(sio, len, with_data, new_state);
 	if (!ret)

@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0
+# 307-short-read: a READ whose data-in descriptor is longer than what LIO
+# transfers must RDMA-write only the bytes LIO produced (issue 10, finding
+# 1). Before the fix the target wrote its whole descriptor-sized buffer,
+# uninitialised kernel memory included. /tools/srp_xfer registers a region
+# filled with 0xa5, sends one SRP_CMD with a direct data-in descriptor
+# into it and counts the bytes that changed past the transfer length:
+#  - READ(10) of 1 block with a 64 KiB descriptor: LIO cuts the transfer
+#    to 512 bytes (target_cmd_size_check): exactly 512 bytes written (the
+#    fresh rd_mcp LUN reads zeroes), nothing past them, DIUNDER with
+#    data_in_res_cnt 65024;
+#  - INQUIRY with allocation length 36 and a 4 KiB descriptor: at most 36
+#    bytes written, DIUNDER with 4060;
+#  - REPORT LUNS with allocation length and descriptor 4 KiB: LIO shortens
+#    the transfer only when the command completes (one LUN: 16 bytes,
+#    target_complete_cmd_with_length): at most 16 bytes written, DIUNDER
+#    with 4080;
+#  - READ(10) of 1 block with an exact 512-byte descriptor: no residual.
+# vmtest-timeout: 180
+
+SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
+SG=${SG#0x}
+IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
+IPID=0000000000000000$IID
+
+if ! [ -x /tools/srp_xfer ]; then
+	skip all "/tools/srp_xfer missing"
+	exit 0
+fi
+
+# xfer NAME [srp_xfer options]: one login, the commands, OUT set
+xfer() {
+	_xn=$1
+	shift
+	OUT=$(/tools/srp_xfer -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
+		-T 5000 "$@" 2>&1)
+	info "$_xn: $(echo "$OUT" | tr '\n' ' ')"
+	if ! echo "$OUT" | grep -q '^result=accepted'; then
+		fail "$_xn" "login failed: $(echo "$OUT" | tr '\n' ' ')"
+		return 1
+	fi
+	if ! echo "$OUT" | grep -q '^responses=1$'; then
+		fail "$_xn" "no response: $(echo "$OUT" | tr '\n' ' ')"
+		return 1
+	fi
+	return 0
+}
+
+# val KEY: value of KEY= in OUT
+val() {
+	echo "$OUT" | sed -n "s/^$1=//p" | head -n 1
+}
+
+# check_short NAME MAX_WRITTEN EXACT(0|1) RESIDUAL: the region kept its
+# pattern past the transfer, at most (or, with EXACT, exactly) MAX_WRITTEN
+# bytes changed, status GOOD, DIUNDER set with RESIDUAL (0: no DIUNDER)
+check_short() {
+	_rsp=$(val rsp_1)
+	_cst=$(echo "$_rsp" | cut -d: -f1)
+	_fl=$(echo "$_rsp" | cut -d: -f2)
+	_di=$(echo "$_rsp" | cut -d: -f3)
+	_tot=$(val changed_total)
+	_bey=$(val changed_beyond)
+	_nz=$(val nonzero_beyond)
+	if [ "$_bey" != 0 ]; then
+		xfail_ref "$1-beyond" "$_bey bytes written past the transfer length ($_nz of them non-zero)"
+	else
+		pass "$1-beyond" "pattern intact past the transfer"
+	fi
+	if [ -z "$_tot" ]; then
+		fail "$1-written" "no byte count: $(echo "$OUT" | tr '\n' ' ')"
+	elif [ "$_tot" -gt "$2" ]; then
+		xfail_ref "$1-written" "$_tot bytes written, expected at most $2"
+	elif [ "$3" = 1 ] && [ "$_tot" != "$2" ]; then
+		fail "$1-written" "$_tot bytes written, expected $2"
+	else
+		pass "$1-written" "$_tot bytes"
+	fi
+	if [ "$_cst" != 00 ]; then
+		fail "$1-status" "status $_cst"
+	elif [ "$4" = 0 ]; then
+		[ $((0x$_fl & 0x30)) = 0 ] && pass "$1-residual" "none" ||
+			fail "$1-residual" "flags $_fl residual $_di, expected none"
+	elif [ $((0x$_fl & 0x20)) = 0 ] || [ "$_di" != "$4" ]; then
+		fail "$1-residual" "flags $_fl data_in_res_cnt $_di, expected DIUNDER with $4"
+	else
+		pass "$1-residual" "DIUNDER $_di"
+	fi
+}
+
+if ! setup_target; then
+	teardown_target
+	exit 0
+fi
+# leave non-zero data in free pages (a fresh guest's free memory is mostly
+# zero, which would hide what an uninitialised buffer carries)
+dd if=/dev/urandom of=/tmp/307-junk bs=1M count=32 2>/dev/null
+rm -f /tmp/307-junk
+
+# READ(10), LBA 0, 1 block
+xfer read10-64k -c 28000000000000000100 -d 65536 -e 512 &&
+	check_short read10-64k 512 1 65024
+# INQUIRY, allocation length 36
+xfer inquiry-36 -c 120000002400 -d 4096 -e 36 &&
+	check_short inquiry-36 36 0 4060
+# REPORT LUNS, allocation length 4096
+xfer report-luns -c a0000000000000001000000000 -d 4096 -e 16 &&
+	check_short report-luns 16 0 4080
+# READ(10) of 1 block with an exact descriptor
+xfer read10-exact -c 28000000000000000100 -d 512 -m 4096 -e 512 &&
+	check_short read10-exact 512 1 0
+
+teardown_target || fail teardown "configuration left behind"
