@@ -393,6 +393,8 @@ struct srpt_send_ioctx {
  * @release_work: tears the channel down in process context.
  * @released: set under srpt_port.mutex by the release work once it no
  *	      longer looks at @closed.
+ * @short_ius: IUs dropped because they were too short to carry a tag
+ *	       (srpt_drop_short_iu()); only touched from CQ context.
  */
 struct srpt_rdma_ch {
 	struct srpt_nexus	*nexus;
@@ -434,6 +436,7 @@ struct srpt_rdma_ch {
 	char			sess_name[SRPT_SESS_NAME_LEN];
 	struct work_struct	release_work;
 	bool			released;
+	u32			short_ius;
 };
 
 /* ---------------------------------------------------------------------- */
