@@ -70,25 +70,24 @@ login_send() {
 	echo "$OUT" | grep -q '^result=accepted'
 }
 
-# tag_of HEX: bytes 8..15 of a reply
-tag_of() {
-	echo "$1" | cut -c17-32
-}
-
-# count_tag TAG: replies carrying TAG
-count_tag() {
-	_n=0
-	for _r in $REPLIES; do
-		[ "$(tag_of "$_r")" = "$1" ] && _n=$((_n + 1))
-	done
-	echo $_n
+# analyze: one pass over REPLIES (forks are slow under TCG): sets nD, nS,
+# nP (replies carrying D, S, P), OTHER (replies with any other tag) and
+# RS (the first reply carrying S)
+analyze() {
+	set -- $(echo "$REPLIES" | awk -v d="$D" -v s="$S" -v p="$P" '
+		NF { t = substr($0, 17, 16)
+		     if (t == d) nd++
+		     else if (t == s) { ns++; if (rs == "") rs = $0 }
+		     else if (t == p) np++
+		     else other = other "," $0 }
+		END { printf "%d %d %d %s %s\n", nd, ns, np,
+			     rs == "" ? "-" : rs, other == "" ? "-" : other }')
+	nD=$1 nS=$2 nP=$3 RS=${4#-} OTHER=${5#-}
 }
 
 # reply_with TAG: the first reply carrying TAG
 reply_with() {
-	for _r in $REPLIES; do
-		[ "$(tag_of "$_r")" = "$1" ] && { echo "$_r"; return; }
-	done
+	echo "$REPLIES" | awk -v t="$1" 'substr($0, 17, 16) == t { print; exit }'
 }
 
 # byte HEX N
@@ -108,17 +107,8 @@ run_mode() {
 			fail "$_name" "login failed: $(echo "$OUT" | tr '\n' ' ')"
 			continue
 		fi
-		_nD=$(count_tag $D)
-		_nS=$(count_tag $S)
-		_nP=$(count_tag $P)
-		_other=""
-		for _r in $REPLIES; do
-			case $(tag_of "$_r") in
-			"$D" | "$S" | "$P") ;;
-			*) _other="$_other $_r" ;;
-			esac
-		done
-		_rS=$(reply_with $S)
+		analyze
+		_nD=$nD _nS=$nS _nP=$nP _other=$OTHER _rS=$RS
 		_bad=""
 		[ "$_nD" -gt "$_nd" ] &&
 			_bad="$_bad $((_nD - _nd)) reply(ies) with the stale tag D;"
@@ -147,7 +137,7 @@ run_mode() {
 		if [ -z "$_bad" ]; then
 			pass "$_name" "no stale tag; $(echo "$REPLIES" | grep -c .) replies"
 		else
-			fail "$_name" "$_bad"
+			fail "$_name" "$_bad replies after the dirtying TURs: $(echo "$REPLIES" | tail -n +$((_nd + 1)) | tr '\n' ' ')"
 		fi
 	done
 }
