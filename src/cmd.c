@@ -551,6 +551,16 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 			pr_info_ratelimited("%s: receive failed: %s\n",
 					    ch->sess_name,
 					    ib_wc_status_msg(wc->status));
+		/*
+		 * A buffer of the device's SRQ is the SRQ's, not the
+		 * channel's: give it back, or each receive that fails (an IU
+		 * larger than the buffer: a length error) shrinks the queue
+		 * all channels of the HCA share, for good. A buffer of the
+		 * channel's own ring is freed with the ring; its QP is in the
+		 * error state now.
+		 */
+		if (wc->qp->srq)
+			srpt_repost_recv(ch, rio);
 		return;
 	}
 	rio->byte_len = wc->byte_len;
