@@ -38,6 +38,8 @@ enum {
 	DEF_SRPT_SQ_SIZE	= 4096,
 	MAX_SRPT_RQ_SIZE	= 128,
 	MIN_SRPT_SRQ_SIZE	= 4,
+	/* Fewest credits a channel using the SRQ is granted (device.c). */
+	SRPT_MIN_SRQ_GRANT	= 4,
 	DEFAULT_SRPT_SRQ_SIZE	= 4095,
 	MAX_SRPT_SRQ_SIZE	= 65535,
 	MIN_MAX_RSP_SIZE	= 40,
@@ -206,6 +208,10 @@ struct srpt_port {
  * @srq: shared receive queue, or NULL; protected by @sdev_mutex.
  * @cm_id: IB CM listener, or NULL (RoCE, iWARP).
  * @srq_size: depth of @srq.
+ * @srq_credits: receive buffers of @srq not promised to any channel as
+ *		 credits (srpt_srq_reserve()); srq_size when the SRQ is
+ *		 created, each channel using it takes its grant out at
+ *		 creation and puts it back when it is freed.
  * @sdev_mutex: serializes use_srq changes.
  * @use_srq: whether @srq exists and channels use it; @sdev_mutex.
  * @removed: set under srpt_dev_lock by srpt_port_table_del() (from
@@ -226,6 +232,7 @@ struct srpt_device {
 	struct ib_srq		*srq;
 	struct ib_cm_id		*cm_id;
 	int			srq_size;
+	atomic_t		srq_credits;
 	struct mutex		sdev_mutex;	/* serializes use_srq */
 	bool			use_srq;
 	bool			removed;
@@ -440,6 +447,10 @@ struct srpt_send_ioctx {
  * @release_work: tears the channel down in process context.
  * @released: set under srpt_port.mutex by the release work once it no
  *	      longer looks at @closed.
+ * @srq_credits: credits taken from srpt_device.srq_credits, given back
+ *		 by srpt_free_ch(); 0 without SRQ.
+ * @short_ius: IUs dropped because they were too short to carry a tag
+ *	       (srpt_drop_short_iu()); only touched from CQ context.
  */
 struct srpt_rdma_ch {
 	struct srpt_nexus	*nexus;
@@ -482,6 +493,8 @@ struct srpt_rdma_ch {
 	char			sess_name[SRPT_SESS_NAME_LEN];
 	struct work_struct	release_work;
 	bool			released;
+	int			srq_credits;
+	u32			short_ius;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -513,6 +526,7 @@ int srpt_add_one(struct ib_device *device);
 void srpt_remove_one(struct ib_device *device, void *client_data);
 int srpt_refresh_port(struct srpt_port *sport);
 int srpt_use_srq(struct srpt_device *sdev, bool use_srq);
+int srpt_srq_reserve(struct srpt_device *sdev, int want);
 
 /* configfs.c: the LIO fabric */
 int srpt_fabric_register(void);

@@ -78,6 +78,8 @@ struct srpt_rsp_info {
 };
 
 int srpt_iu_opcode(const void *iu, u32 byte_len);
+int srpt_iu_tag(const void *iu, u32 byte_len, u64 *tag);
+bool srpt_iu_uses_credit(int opcode);
 int srpt_iu_parse_cmd(const void *iu, u32 byte_len, u32 buf_size,
 		      u32 imm_data_offset, struct srpt_cmd_desc *desc);
 void srpt_iu_get_desc(const void *iu, const struct srpt_cmd_desc *desc,

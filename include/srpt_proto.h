@@ -119,6 +119,11 @@ enum {
 	/* max(48 + 16 + 20 + 128 * 16, 80 + 4 + 8192) */
 	SRPT_DEFAULT_MAX_REQ_SIZE = 8276,
 	SRPT_IMM_DATA_ALIGN	= 512,
+	/*
+	 * Every IU starts with the opcode (byte 0) and carries its tag in
+	 * bytes 8..15: an IU shorter than this has no tag to answer with.
+	 */
+	SRPT_MIN_TAGGED_IU_LEN	= 16,
 };
 
 /**
@@ -394,6 +399,10 @@ static_assert(sizeof(struct srpt_imm_buf) == 4);
 static_assert(sizeof(struct srpt_cmd) == 48);
 static_assert(offsetof(struct srpt_cmd, buf_fmt) == 5);
 static_assert(offsetof(struct srpt_cmd, tag) == 8);
+static_assert(offsetof(struct srpt_cmd, tag) + sizeof(u64) ==
+	      SRPT_MIN_TAGGED_IU_LEN);
+static_assert(offsetof(struct srpt_tsk_mgmt, tag) + sizeof(u64) ==
+	      SRPT_MIN_TAGGED_IU_LEN);
 static_assert(offsetof(struct srpt_cmd, lun) == 20);
 static_assert(offsetof(struct srpt_cmd, task_attr) == 29);
 static_assert(offsetof(struct srpt_cmd, add_cdb_len) == 31);

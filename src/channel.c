@@ -147,6 +147,9 @@ static void srpt_free_ch(struct kref *kref)
 					       kref);
 	struct srpt_port *sport = ch->sport;
 
+	/* Before ch_count drops: srpt_use_srq() may then replace the SRQ. */
+	if (ch->srq_credits)
+		atomic_add(ch->srq_credits, &sport->sdev->srq_credits);
 	if (atomic_dec_and_test(&sport->ch_count))
 		wake_up(&sport->ch_wq);
 	srpt_port_put_ref(sport);
@@ -544,6 +547,17 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 	if (!READ_ONCE(sport->enabled) || READ_ONCE(sdev->use_srq) != use_srq) {
 		ret = -EAGAIN;
 		goto put;
+	}
+	if (use_srq) {
+		ch->srq_credits = srpt_srq_reserve(sdev, ch->rq_size);
+		if (!ch->srq_credits) {
+			pr_warn_ratelimited("%s: every receive buffer of the SRQ (srpt_srq_size %d) is promised to a channel; login refused\n",
+					    dev_name(&sdev->device->dev),
+					    sdev->srq_size);
+			ret = -ENOSPC;
+			goto put;
+		}
+		ch->rq_size = ch->srq_credits;
 	}
 
 	ret = srpt_ch_alloc_rings(ch, use_srq);

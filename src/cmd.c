@@ -18,8 +18,11 @@
  *    the driver itself with an SRP_RSP (CHECK CONDITION, BUSY or TMF
  *    FAILED) built without touching an uninitialised se_cmd or a freed
  *    se_tmr_req; the send completion then frees the tag;
- *  - every IU returns its credit: IUs that get no response add it to
- *    req_lim_delta, so it rides on the next SRP_RSP;
+ *  - every IU that used a credit returns it: IUs that get no response add
+ *    it to req_lim_delta, so it rides on the next SRP_RSP; SRP_CRED_RSP and
+ *    SRP_AER_RSP use none and return none (srpt_iu_uses_credit());
+ *  - an IU too short to carry its tag is dropped (srpt_drop_short_iu()),
+ *    and no tag is ever read beyond the bytes received;
  *  - the SRP task attribute is passed to LIO;
  *  - the RDMA WRITEs of read data are set up when the response is queued
  *    and cover only the bytes LIO produced, not the whole descriptor
@@ -504,7 +507,9 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 	bool lent = false;
 	int ret;
 
-	cmd->tag = srp_cmd->tag;
+	/* srpt_handle_new_iu() dropped IUs too short to carry a tag. */
+	if (WARN_ON_ONCE(srpt_iu_tag(srp_cmd, rio->byte_len, &cmd->tag)))
+		cmd->tag = 0;
 	ret = srpt_iu_parse_cmd(srp_cmd, rio->byte_len, srp_max_req_size,
 				ch->imm_data_offset, &desc);
 	if (!ret && scsi_command_size(srp_cmd->cdb) > desc.cdb_len)
@@ -621,10 +626,12 @@ static void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
 				 struct srpt_send_ioctx *sio)
 {
 	struct srpt_tsk_mgmt *tsk = rio->ioctx.buf + rio->ioctx.offset;
-	u64 tag = rio->byte_len >= offsetof(struct srpt_tsk_mgmt, reserved2) ?
-		  tsk->tag : 0;
+	u64 tag;
 	int ret;
 
+	/* srpt_handle_new_iu() dropped IUs too short to carry a tag. */
+	if (WARN_ON_ONCE(srpt_iu_tag(tsk, rio->byte_len, &tag)))
+		tag = 0;
 	srpt_set_cmd_state(sio, SRPT_STATE_MGMT);
 	sio->cmd.tag = tag;
 	if (srpt_iu_check_tsk_mgmt(tsk, rio->byte_len)) {
@@ -647,6 +654,37 @@ static void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
 }
 
 /**
+ * srpt_drop_short_iu() - discard an IU too short to carry its tag.
+ * @ch: channel it arrived on.
+ * @rio: receive context.
+ * @opcode: its opcode, negative for a 0-byte IU.
+ *
+ * An IU of fewer than SRPT_MIN_TAGGED_IU_LEN bytes cannot be answered:
+ * any response needs the request's tag, and the bytes where the tag would
+ * be are what an earlier IU left in the buffer (with an SRQ possibly one
+ * of another initiator). Such an IU is dropped without a response; it is
+ * counted and logged (rate-limited), and its credit, if it used one (see
+ * srpt_iu_uses_credit()), comes back with the next SRP_RSP. The channel is
+ * not disconnected: the IU had no effect, and an initiator that waits for
+ * an answer times out and recovers as it would after any lost request.
+ * IUs that carry a tag but are shorter than the fixed part of their
+ * opcode are answered with that tag (srpt_handle_cmd(),
+ * srpt_handle_tsk_mgmt()).
+ *
+ * Context: the channel's CQ context.
+ */
+static void srpt_drop_short_iu(struct srpt_rdma_ch *ch,
+			       struct srpt_recv_ioctx *rio, int opcode)
+{
+	ch->short_ius++;
+	pr_warn_ratelimited("%s: dropped an IU of %u bytes (opcode %d), too short to carry a tag (%u on this channel)\n",
+			    ch->sess_name, rio->byte_len, opcode,
+			    ch->short_ius);
+	if (srpt_iu_uses_credit(opcode))
+		srpt_return_credit(ch);
+}
+
+/**
  * srpt_handle_new_iu() - process a received information unit.
  * @ch: channel it arrived on.
  * @rio: receive context.
@@ -658,7 +696,6 @@ static void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
 static bool srpt_handle_new_iu(struct srpt_rdma_ch *ch,
 			       struct srpt_recv_ioctx *rio)
 {
-	struct srpt_device *sdev = ch->sport->sdev;
 	struct srpt_send_ioctx *sio = NULL;
 	bool lent = false;
 	void *iu;
@@ -667,12 +704,12 @@ static bool srpt_handle_new_iu(struct srpt_rdma_ch *ch,
 	if (unlikely(READ_ONCE(ch->state) == CH_CONNECTING))
 		goto wait;
 
-	ib_dma_sync_single_for_cpu(sdev->device, rio->ioctx.dma,
-				   rio->ioctx.offset + srp_max_req_size,
-				   DMA_FROM_DEVICE);
 	iu = rio->ioctx.buf + rio->ioctx.offset;
 	opcode = srpt_iu_opcode(iu, rio->byte_len);
-	if (opcode == SRPT_OP_CMD || opcode == SRPT_OP_TSK_MGMT) {
+	if (unlikely(rio->byte_len < SRPT_MIN_TAGGED_IU_LEN)) {
+		srpt_drop_short_iu(ch, rio, opcode);
+		opcode = -EMSGSIZE;
+	} else if (opcode == SRPT_OP_CMD || opcode == SRPT_OP_TSK_MGMT) {
 		if (unlikely(!ch->sess)) {
 			pr_warn_ratelimited("%s: IU without a session\n",
 					    ch->sess_name);
@@ -700,9 +737,12 @@ static bool srpt_handle_new_iu(struct srpt_rdma_ch *ch,
 		break;
 	case SRPT_OP_CRED_RSP:
 	case SRPT_OP_AER_RSP:
+		/* Sent without a credit: none to give back. */
 		pr_debug("%s: received IU with opcode %#x\n", ch->sess_name,
 			 opcode);
-		srpt_return_credit(ch);
+		break;
+	case -EMSGSIZE:
+		/* srpt_drop_short_iu() gave the credit back if one was used. */
 		break;
 	default:
 		pr_err_ratelimited("%s: unexpected IU with opcode %#x (%u bytes)\n",
@@ -732,6 +772,7 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct srpt_rdma_ch *ch = wc->qp->qp_context;
 	struct srpt_recv_ioctx *rio =
 		container_of(wc->wr_cqe, struct srpt_recv_ioctx, ioctx.cqe);
+	struct srpt_device *sdev = ch->sport->sdev;
 	int req_lim;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
@@ -739,13 +780,30 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 			pr_info_ratelimited("%s: receive failed: %s\n",
 					    ch->sess_name,
 					    ib_wc_status_msg(wc->status));
+		/*
+		 * A buffer of the device's SRQ is the SRQ's, not the
+		 * channel's: give it back, or each receive that fails (an IU
+		 * larger than the buffer: a length error) shrinks the queue
+		 * all channels of the HCA share, for good. A buffer of the
+		 * channel's own ring is freed with the ring; its QP is in the
+		 * error state now.
+		 */
+		if (wc->qp->srq)
+			srpt_repost_recv(ch, rio);
 		return;
 	}
-	req_lim = atomic_dec_return(&ch->req_lim);
-	if (unlikely(req_lim < 0))
-		pr_err_ratelimited("%s: initiator exceeded its credits (%d)\n",
-				   ch->sess_name, req_lim);
 	rio->byte_len = wc->byte_len;
+	ib_dma_sync_single_for_cpu(sdev->device, rio->ioctx.dma,
+				   rio->ioctx.offset + srp_max_req_size,
+				   DMA_FROM_DEVICE);
+	if (srpt_iu_uses_credit(srpt_iu_opcode(rio->ioctx.buf +
+					       rio->ioctx.offset,
+					       rio->byte_len))) {
+		req_lim = atomic_dec_return(&ch->req_lim);
+		if (unlikely(req_lim < 0))
+			pr_err_ratelimited("%s: initiator exceeded its credits (%d)\n",
+					   ch->sess_name, req_lim);
+	}
 	srpt_handle_new_iu(ch, rio);
 }
 

@@ -223,6 +223,7 @@ static int srpt_create_srq(struct srpt_device *sdev)
 	sdev->srq = srq;
 	sdev->req_buf_cache = cache;
 	sdev->ioctx_ring = ring;
+	atomic_set(&sdev->srq_credits, sdev->srq_size);
 	sdev->use_srq = true;
 
 	for (i = 0; i < sdev->srq_size; i++) {
@@ -240,6 +241,7 @@ static int srpt_create_srq(struct srpt_device *sdev)
 
 undo:
 	sdev->use_srq = false;
+	atomic_set(&sdev->srq_credits, 0);
 	sdev->srq = NULL;
 	sdev->req_buf_cache = NULL;
 	sdev->ioctx_ring = NULL;
@@ -254,6 +256,42 @@ put_cache:
 destroy_srq:
 	ib_destroy_srq(srq);
 	return ret;
+}
+
+/**
+ * srpt_srq_reserve() - take the credits of a new channel out of the SRQ.
+ * @sdev: the HCA; its SRQ exists (the channel was counted in
+ *	  srpt_port.ch_count while sdev->use_srq was set, so the SRQ stays).
+ * @want: credits the channel would get without an SRQ (its rq_size).
+ *
+ * Every credit granted to an initiator is an IU it may send without
+ * waiting, so it must find a posted receive. With an SRQ all channels of
+ * the HCA receive from the same srq_size buffers: if the grants added up
+ * to more, initiators that stay within their credits would still meet an
+ * empty SRQ (RNR NAKs, stalls, SCSI timeouts). So the grants of the
+ * channels using the SRQ never add up to more than srq_size: a channel
+ * gets @want, but at most half of the buffers not yet promised, so that
+ * later logins still get a share, and at least SRPT_MIN_SRQ_GRANT. When
+ * fewer than SRPT_MIN_SRQ_GRANT buffers are left, the login is refused
+ * (INSUFFICIENT RESOURCES) until a channel goes away. The default SRQ of
+ * 4095 entries gives the full 128 credits to 30 channels.
+ *
+ * Context: any; lock-free.
+ * Return: the credits granted (between 1 and @want), or 0 if the SRQ is
+ * fully committed. They go back with srpt_free_ch().
+ */
+int srpt_srq_reserve(struct srpt_device *sdev, int want)
+{
+	int avail = atomic_read(&sdev->srq_credits);
+	int grant;
+
+	do {
+		if (avail < SRPT_MIN_SRQ_GRANT)
+			return 0;
+		grant = min(want, max(avail / 2, (int)SRPT_MIN_SRQ_GRANT));
+	} while (!atomic_try_cmpxchg(&sdev->srq_credits, &avail,
+				     avail - grant));
+	return grant;
 }
 
 /**
@@ -294,6 +332,7 @@ static int srpt_destroy_srq(struct srpt_device *sdev)
 	sdev->ioctx_ring = NULL;
 	sdev->req_buf_cache = NULL;
 	sdev->use_srq = false;
+	atomic_set(&sdev->srq_credits, 0);
 	pr_debug("%s: destroyed the SRQ\n", dev_name(&sdev->device->dev));
 	return 0;
 }

@@ -8,6 +8,9 @@
  * tests/unit/test_iu.c and the fuzzers in tests/fuzz/ build it in userspace.
  *
  * Where this differs from the in-kernel driver (srpt-spec.md 5.5, 9):
+ *  - nothing past the received length is read: an IU too short to carry
+ *    its tag has no tag (srpt_iu_tag()), instead of the one an earlier IU
+ *    left in the receive buffer;
  *  - the additional CDB, the descriptor and the inline indirect table are
  *    bounded by the bytes actually received;
  *  - the inline indirect table must hold exactly the descriptors it
@@ -36,6 +39,45 @@ int srpt_iu_opcode(const void *iu, u32 byte_len)
 	if (byte_len < 1)
 		return -EINVAL;
 	return *(const u8 *)iu;
+}
+
+/**
+ * srpt_iu_tag() - tag of a received information unit.
+ * @iu: the received bytes.
+ * @byte_len: number of bytes received.
+ * @tag: set to the tag, as on the wire (tags are opaque), on success.
+ *
+ * Only the @byte_len bytes received are looked at: the rest of a receive
+ * buffer still holds an earlier IU, with an SRQ possibly one of another
+ * channel, and must never be echoed to this initiator.
+ *
+ * Return: 0, or -EINVAL if @byte_len is shorter than opcode and tag
+ * (SRPT_MIN_TAGGED_IU_LEN).
+ */
+int srpt_iu_tag(const void *iu, u32 byte_len, u64 *tag)
+{
+	if (byte_len < SRPT_MIN_TAGGED_IU_LEN)
+		return -EINVAL;
+	memcpy(tag, (const u8 *)iu + offsetof(struct srpt_cmd, tag),
+	       sizeof(*tag));
+	return 0;
+}
+
+/**
+ * srpt_iu_uses_credit() - whether an IU from the initiator used a credit.
+ * @opcode: its opcode, or a negative value if it had none (0 bytes).
+ *
+ * The request limit applies to the requests an initiator sends (SRP_CMD,
+ * SRP_TSK_MGMT, SRP_I_LOGOUT; anything unknown is counted as one too). The
+ * initiator's answers to target requests, SRP_CRED_RSP and SRP_AER_RSP,
+ * are sent without a credit, so the target must not give one back for
+ * them (the target never sends the requests they answer anyway).
+ *
+ * Return: false for SRP_CRED_RSP and SRP_AER_RSP, true otherwise.
+ */
+bool srpt_iu_uses_credit(int opcode)
+{
+	return opcode != SRPT_OP_CRED_RSP && opcode != SRPT_OP_AER_RSP;
 }
 
 /* Copy a possibly unaligned direct descriptor at byte offset @off. */

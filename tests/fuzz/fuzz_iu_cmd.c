@@ -8,7 +8,8 @@
  * copied to the very end of an exactly sized heap block, so reading one
  * byte past what was received is an AddressSanitizer report. A successful
  * parse must describe descriptors and data inside the received bytes; all
- * of them are read back.
+ * of them are read back. srpt_iu_tag() must find a tag exactly in IUs of
+ * at least SRPT_MIN_TAGGED_IU_LEN bytes.
  */
 #include <stdlib.h>
 
@@ -74,6 +75,16 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	}
 	(void)srpt_iu_check_tsk_mgmt(iu, byte_len);
 	(void)srpt_iu_opcode(iu, byte_len);
+	/* a tag exactly when opcode and tag were received */
+	{
+		u64 tag;
+
+		ret = srpt_iu_tag(iu, byte_len, &tag);
+		if ((ret == 0) != (byte_len >= SRPT_MIN_TAGGED_IU_LEN))
+			__builtin_trap();
+		if (ret == 0 && memcmp(&tag, iu + 8, 8))
+			__builtin_trap();
+	}
 	(void)sink;
 	free(block);
 	return 0;

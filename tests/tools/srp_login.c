@@ -13,14 +13,21 @@
  *                report whether the target disconnected
  *     -T MS      timeout for each CM step (default 5000)
  *     -s HEX     after a successful login send this IU (hex bytes; "@FILE"
- *                reads raw bytes from FILE) and wait for one IU back
- *     -S LEN     pad the IU sent with -s with zeroes to LEN bytes
+ *                reads raw bytes from FILE; "" sends a 0-byte IU) and wait
+ *                for one IU back. May be given up to MAX_IUS times: the IUs
+ *                are exchanged one after the other, in order.
+ *     -S LEN     pad the IU of the last -s with zeroes to LEN bytes
+ *     -r N       send the IU of the first -s N times (default 1), e.g. to
+ *                fill every receive buffer of the target with known bytes
+ *     -W MS      how long to wait for the reply to the IU of the last -s
+ *                (before any -s: the default for all IUs, which is -T)
  *
  * Output (stdout, one key=value per line): result=accepted|rejected|error,
  * then for accepted: req_lim_delta, max_it_iu_len, max_ti_iu_len, buf_fmt,
  * rsp_flags; for rejected: cm_status and, if an SRP_LOGIN_REJ came back,
  * reason; with -s: sent=N, then reply_len, reply_opcode and reply (hex) or
- * reply=none; with -H: disconnected=0|1. Exit status 0 if the CM exchange
+ * reply=none, once per IU sent (with reply_ms, the time the reply took);
+ * with -H: disconnected=0|1. Exit status 0 if the CM exchange
  * completed (accepted or rejected), 1 otherwise.
  */
 #include <arpa/inet.h>
@@ -32,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <rdma/rdma_cma.h>
 
@@ -46,6 +54,8 @@ struct login_req_rdma {
 	uint16_t imm_data_offset;
 	uint8_t reserved[6];
 };
+
+#define MAX_IUS 64
 
 static int timeout_ms = 5000;
 
@@ -72,6 +82,15 @@ static int parse_hex(const char *s, uint8_t *out, int len)
 static uint32_t get_be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+/* Monotonic time in milliseconds. */
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
 /* Wait for the next CM event; returns NULL on timeout. */
@@ -135,15 +154,18 @@ static int load_iu(const char *arg, uint8_t *buf, int max)
  * Prints sent=, reply_len=, reply_opcode= and reply= lines.
  */
 static void exchange_iu(struct rdma_cm_id *id, struct ibv_pd *pd,
-			struct ibv_cq *cq, const char *arg, int pad)
+			struct ibv_cq *cq, const char *arg, int pad,
+			int reply_ms)
 {
 	static uint8_t sbuf[65536], rbuf[65536];
-	struct ibv_mr *smr, *rmr;
+	static struct ibv_mr *smr, *rmr;
+	static int recv_posted;
 	struct ibv_sge ssge, rsge;
 	struct ibv_send_wr swr, *bad_s;
 	struct ibv_recv_wr rwr, *bad_r;
 	struct ibv_wc wc;
 	int len, i, got_recv = 0, waited = 0;
+	long long start = now_ms();
 
 	len = load_iu(arg, sbuf, sizeof(sbuf));
 	if (len < 0) {
@@ -152,9 +174,14 @@ static void exchange_iu(struct rdma_cm_id *id, struct ibv_pd *pd,
 	}
 	if (pad > len && pad <= (int)sizeof(sbuf))
 		len = pad;
-	smr = ibv_reg_mr(pd, sbuf, sizeof(sbuf), IBV_ACCESS_LOCAL_WRITE);
-	rmr = ibv_reg_mr(pd, rbuf, sizeof(rbuf), IBV_ACCESS_LOCAL_WRITE |
-			 IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	if (!smr)
+		smr = ibv_reg_mr(pd, sbuf, sizeof(sbuf),
+				 IBV_ACCESS_LOCAL_WRITE);
+	if (!rmr)
+		rmr = ibv_reg_mr(pd, rbuf, sizeof(rbuf),
+				 IBV_ACCESS_LOCAL_WRITE |
+				 IBV_ACCESS_REMOTE_WRITE |
+				 IBV_ACCESS_REMOTE_READ);
 	if (!smr || !rmr) {
 		perror("ibv_reg_mr");
 		return;
@@ -175,18 +202,25 @@ static void exchange_iu(struct rdma_cm_id *id, struct ibv_pd *pd,
 	swr.num_sge = 1;
 	swr.opcode = IBV_WR_SEND;
 	swr.send_flags = IBV_SEND_SIGNALED;
-	if (ibv_post_recv(id->qp, &rwr, &bad_r) ||
-	    ibv_post_send(id->qp, &swr, &bad_s)) {
-		perror("ibv_post");
+	/* a receive left over from an IU that got no reply is reused */
+	if (!recv_posted) {
+		if (ibv_post_recv(id->qp, &rwr, &bad_r)) {
+			perror("ibv_post_recv");
+			return;
+		}
+		recv_posted = 1;
+	}
+	if (ibv_post_send(id->qp, &swr, &bad_s)) {
+		perror("ibv_post_send");
 		return;
 	}
 	printf("sent=%d\n", len);
-	while (!got_recv && waited < timeout_ms) {
+	while (!got_recv && waited < reply_ms) {
 		int n = ibv_poll_cq(cq, 1, &wc);
 
 		if (n <= 0) {
 			usleep(1000);
-			waited++;
+			waited = now_ms() - start;
 			continue;
 		}
 		if (wc.wr_id == 1 && wc.status != IBV_WC_SUCCESS)
@@ -194,11 +228,13 @@ static void exchange_iu(struct rdma_cm_id *id, struct ibv_pd *pd,
 		if (wc.wr_id != 2)
 			continue;
 		got_recv = 1;
+		recv_posted = 0;
 		if (wc.status != IBV_WC_SUCCESS) {
 			printf("reply=none\nrecv_status=%d\n", wc.status);
 			break;
 		}
 		printf("reply_len=%u\n", wc.byte_len);
+		printf("reply_ms=%lld\n", now_ms() - start);
 		printf("reply_opcode=0x%02x\n", rbuf[0]);
 		printf("reply=");
 		for (i = 0; i < (int)wc.byte_len && i < 256; i++)
@@ -214,8 +250,10 @@ int main(int argc, char **argv)
 	const char *addr = NULL, *port = "5555";
 	struct login_req_rdma req;
 	uint8_t guid[8] = { 0 };
-	int have_guid = 0, have_tpid = 0, hold_ms = 0, opt, rc = 1, pad = 0;
-	const char *iu = NULL;
+	int have_guid = 0, have_tpid = 0, hold_ms = 0, opt, rc = 1;
+	const char *ius[MAX_IUS];
+	int pads[MAX_IUS] = { 0 }, waits[MAX_IUS], n_ius = 0, repeat = 1;
+	int reply_ms = -1, i, r;
 	unsigned long it_iu_len = 8260, flags = 0, imm_off = 0;
 	struct rdma_event_channel *ec;
 	struct rdma_cm_id *id;
@@ -229,7 +267,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&req, 0, sizeof(req));
 	req.initiator_port_id[15] = 1;
-	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:s:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:s:S:r:W:")) != -1) {
 		switch (opt) {
 		case 'a':
 			addr = optarg;
@@ -267,10 +305,24 @@ int main(int argc, char **argv)
 			timeout_ms = atoi(optarg);
 			break;
 		case 's':
-			iu = optarg;
+			if (n_ius == MAX_IUS)
+				goto usage;
+			waits[n_ius] = -1;
+			ius[n_ius++] = optarg;
 			break;
 		case 'S':
-			pad = atoi(optarg);
+			if (!n_ius)
+				goto usage;
+			pads[n_ius - 1] = atoi(optarg);
+			break;
+		case 'r':
+			repeat = atoi(optarg);
+			break;
+		case 'W':
+			if (n_ius)
+				waits[n_ius - 1] = atoi(optarg);
+			else
+				reply_ms = atoi(optarg);
 			break;
 		default:
 			goto usage;
@@ -278,6 +330,8 @@ int main(int argc, char **argv)
 	}
 	if (!addr || (!have_guid && !have_tpid))
 		goto usage;
+	if (reply_ms < 0)
+		reply_ms = timeout_ms;
 	if (!have_tpid) {
 		memcpy(req.target_port_id, guid, 8);
 		memcpy(req.target_port_id + 8, guid, 8);
@@ -371,8 +425,10 @@ int main(int argc, char **argv)
 	if (accepted) {
 		int disconnected = 0;
 
-		if (iu)
-			exchange_iu(id, pd, cq, iu, pad);
+		for (i = 0; i < n_ius; i++)
+			for (r = 0; r < (i ? 1 : repeat); r++)
+				exchange_iu(id, pd, cq, ius[i], pads[i],
+					    waits[i] < 0 ? reply_ms : waits[i]);
 
 		if (hold_ms) {
 			ev = next_event(ec, hold_ms);
@@ -400,7 +456,7 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr,
-		"usage: %s -a ADDR [-p PORT] -g GUID [-t HEX32] [-i HEX32] [-l LEN] [-f FLAGS] [-o OFF] [-H MS] [-T MS] [-s HEX|@FILE] [-S LEN]\n",
+		"usage: %s -a ADDR [-p PORT] -g GUID [-t HEX32] [-i HEX32] [-l LEN] [-f FLAGS] [-o OFF] [-H MS] [-T MS] [-s HEX|@FILE [-S LEN]]... [-r N] [-W MS]\n",
 		argv[0]);
 	return 2;
 }

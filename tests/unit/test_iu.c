@@ -352,6 +352,84 @@ static void test_tsk_mgmt(void)
 	CHECK_EQ(srpt_iu_opcode(&t, 0), -EINVAL);
 }
 
+/*
+ * srpt_iu_tag() from a heap copy of exactly @byte_len bytes, so that a
+ * read past the received bytes (the stale tail of a receive buffer) is an
+ * AddressSanitizer error and not a silently wrong tag.
+ */
+static int tag_of(const void *iu, u32 byte_len, u64 *tag)
+{
+	u8 *p = malloc(byte_len ? byte_len : 1);
+	int ret;
+
+	memcpy(p, iu, byte_len);
+	ret = srpt_iu_tag(p, byte_len, tag);
+	free(p);
+	return ret;
+}
+
+static void test_short_iu(void)
+{
+	static const u8 ops[] = { SRPT_OP_CMD, SRPT_OP_TSK_MGMT,
+				  SRPT_OP_I_LOGOUT, SRPT_OP_CRED_RSP,
+				  SRPT_OP_AER_RSP, 0x7f };
+	static const u32 lens[] = { 0, 1, 8, 15 };
+	u8 iu[48];
+	u64 tag;
+	u32 i, j, rejected = 0, tagged = 0;
+
+	CHECK_EQ(SRPT_MIN_TAGGED_IU_LEN, 16);
+	for (i = 0; i < sizeof(ops); i++) {
+		memset(iu, 0xd1, sizeof(iu));	/* what an earlier IU left */
+		iu[0] = ops[i];
+		for (j = 0; j < sizeof(lens) / sizeof(lens[0]); j++) {
+			tag = 0x5a5a5a5a5a5a5a5aULL;
+			if (tag_of(iu, lens[j], &tag) == -EINVAL &&
+			    tag == 0x5a5a5a5a5a5a5a5aULL)
+				rejected++;
+		}
+		memset(iu + 8, 0x51, 8);
+		for (j = 16; j <= 47; j += 31) {
+			tag = 0;
+			if (tag_of(iu, j, &tag) == 0 &&
+			    tag == 0x5151515151515151ULL)
+				tagged++;
+		}
+	}
+	/* 0, 1, 8 and 15 bytes: no tag, and *tag is left alone */
+	CHECK_EQ(rejected, 4 * sizeof(ops));
+	/* 16 and 47 bytes: the tag that was received */
+	CHECK_EQ(tagged, 2 * sizeof(ops));
+
+	/* 16..47 bytes: a tag, but not a complete SRP_CMD / SRP_TSK_MGMT */
+	cmd_init(0, 0, 0);
+	for (j = 16; j < 48; j++) {
+		struct srpt_cmd_desc d;
+
+		if (parse(j, BUF_SIZE, 0, &d) != -EINVAL)
+			break;
+	}
+	CHECK_EQ(j, 48);
+	memset(iu, 0, sizeof(iu));
+	iu[0] = SRPT_OP_TSK_MGMT;
+	for (j = 0; j < 48; j++)
+		if (srpt_iu_check_tsk_mgmt(iu, j) != -EINVAL)
+			break;
+	CHECK_EQ(j, 48);
+	CHECK_EQ(srpt_iu_check_tsk_mgmt(iu, 48), 0);
+}
+
+static void test_credits(void)
+{
+	CHECK(srpt_iu_uses_credit(SRPT_OP_CMD));
+	CHECK(srpt_iu_uses_credit(SRPT_OP_TSK_MGMT));
+	CHECK(srpt_iu_uses_credit(SRPT_OP_I_LOGOUT));
+	CHECK(srpt_iu_uses_credit(0x7f));
+	CHECK(srpt_iu_uses_credit(-EINVAL));	/* 0-byte IU */
+	CHECK(!srpt_iu_uses_credit(SRPT_OP_CRED_RSP));
+	CHECK(!srpt_iu_uses_credit(SRPT_OP_AER_RSP));
+}
+
 static void test_sense(void)
 {
 	u8 s[SRPT_FIXED_SENSE_LEN];
@@ -520,6 +598,8 @@ int main(void)
 	test_indirect();
 	test_immediate();
 	test_tsk_mgmt();
+	test_short_iu();
+	test_credits();
 	test_sense();
 	test_rsp();
 	test_tsk_mgmt_rsp();

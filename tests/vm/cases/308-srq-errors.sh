@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+# 308-srq-errors: receive buffers of the shared receive queue survive
+# receive completions with an error status (issue 10, finding 8).
+#
+# With use_srq=1 the receive buffers belong to the HCA's SRQ, not to a
+# channel. An IU larger than the receive buffer (srp_max_req_size) ends in
+# a receive completion with an error status on the target, and the channel
+# dies; the buffer it had taken from the SRQ must go back to the SRQ, or
+# every such login shrinks the HCA-wide queue by one until no initiator
+# can send anything. Here the SRQ has 8 entries (srpt_srq_size=8), 12
+# logins each send one 9000-byte IU (above the 8276-byte default), then a
+# new login must still get answers to 12 TEST UNIT READYs in a row, and
+# the kernel initiator must log in and pass a verified fio run.
+# vmtest-timeout: 400
+
+SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
+SG=${SG#0x}
+IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
+IPID=0000000000000000$IID
+P=a0a0a0a0a0a0a0a0
+TUR="0200000000000000${P}000000000000000000000000000000000000000000000000000000000000000000000000"
+NBAD=12
+
+if ! [ -x /tools/srp_login ]; then
+	skip all "/tools/srp_login missing"
+	exit 0
+fi
+if is_ref; then
+	skip all "tests a fix of srpt-dkms"
+	exit 0
+fi
+
+if ! srpt_reload srpt_srq_size=8; then
+	fail reload "$ERR"
+	srpt_reload
+	exit 0
+fi
+if setup_target --no-enable && cfs_write "$TPG/attrib/use_srq" 1 &&
+   cfs_write "$TPG/enable" 1; then
+	dmesg_mark
+	i=0 errs=0
+	while [ $i -lt $NBAD ]; do
+		/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
+			-T 3000 -s "$TUR" -S 9000 -W 1000 >/dev/null 2>&1 ||
+			errs=$((errs + 1))
+		i=$((i + 1))
+	done
+	[ $errs -eq 0 ] || info "$errs of $NBAD oversized logins failed"
+	n=$(dmesg_since | grep -c 'receive failed')
+	info "$n receive completions with an error status logged"
+	out=$(/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
+		-T 5000 -s "$TUR" -r 12 -W 3000 2>&1)
+	n=$(echo "$out" | grep -c "^reply=c1")
+	if [ "$n" -eq 12 ]; then
+		pass srq-after-oversized "12 of 12 TURs answered after $NBAD oversized IUs"
+		if login; then
+			fio_verify fio-srq "$DISK" randwrite 4k 32 4m
+		else
+			fail login "$ERR"
+		fi
+	else
+		fail srq-after-oversized "$n of 12 TURs answered after $NBAD oversized IUs (SRQ of 8 drained?)"
+	fi
+else
+	fail setup "use_srq=1: $ERR"
+fi
+srpt_reload || fail reload-default "$ERR"
