@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# 308-srq-errors: receive buffers of the shared receive queue survive
+# 311-srq-errors: receive buffers of the shared receive queue survive
 # receive completions with an error status (issue 10, finding 8).
 #
 # With use_srq=1 the receive buffers belong to the HCA's SRQ, not to a

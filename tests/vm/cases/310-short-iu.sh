@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# 307-short-iu: information units shorter than their header, and the
+# 310-short-iu: information units shorter than their header, and the
 # credits of SRP_CRED_RSP / SRP_AER_RSP (issue 10, findings 10 and 12).
 #
 # Receive buffers are reused: IU n + ring size lands in the buffer of IU n,

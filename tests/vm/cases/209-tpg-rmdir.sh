@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# 207-tpg-rmdir: removing one TPG of a port leaves the other TPGs of the port
+# 209-tpg-rmdir: removing one TPG of a port leaves the other TPGs of the port
 # alone (issue 10, finding 12). A session logged in through tpgt_1 survives
 # the rmdir of an enabled tpgt_2 of the same port, tpgt_1 still reads
 # enable=1 and still accepts a new login. Removing the last enabled TPG does
