@@ -151,7 +151,8 @@ if [ ! -f "$OUT/.complete" ]; then
 	echo "$KVER" > "$OUT/kver"
 	t1=$(date +%s)
 	# CPU time of everything this script ran (children user, system)
-	cpu=$(times | tail -n 1)
+	times > "$OUT/times"
+	cpu=$(tail -n 1 "$OUT/times")
 	echo "$((t1 - t0)) s wall (make -j$JOBS, $(nproc) CPUs, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)); CPU user/sys $cpu; $(date -u +%F)" > "$OUT/build-time"
 	touch "$OUT/.complete"
 	say "built $KVER: $(cat "$OUT/build-time")"

@@ -41,6 +41,12 @@
 #   --quiet             do not echo results live (only the summary)
 #   --keep              keep the work directory (initramfs) for inspection
 #
+# Known kernel bugs (tests/vm/README.md, "Known kernel bugs we work around"):
+# if the guest dies inside a case of an oops that matches one exactly, the
+# guest is booted again and starts at that case (at most
+# $SRPT_VM_KBUG_RETRIES times, default 2); each reboot is reported
+# (KNOWN_KERNEL_BUG lines, summary, RESULT line). Any other crash fails.
+#
 # Kernels are cached in $SRPT_VM_CACHE (default /var/cache/srpt-dkms/vm), see
 # fetch-kernel.sh. Guest side: guest-init.sh (common setup, cases, final
 # checks), lib.sh (helpers for cases: read its header), cases/NNN-*.sh.
