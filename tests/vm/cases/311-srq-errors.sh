@@ -30,6 +30,11 @@ if is_ref; then
 	exit 0
 fi
 
+# released_ge N: at least N channels released since the dmesg mark
+released_ge() {
+	[ "$(dmesg_since | grep -c 'channel released')" -ge "$1" ]
+}
+
 if ! srpt_reload srpt_srq_size=8; then
 	fail reload "$ERR"
 	srpt_reload
@@ -38,18 +43,25 @@ fi
 if setup_target --no-enable && cfs_write "$TPG/attrib/use_srq" 1 &&
    cfs_write "$TPG/enable" 1; then
 	dmesg_mark
+	# One login at a time: each channel holds its share of the SRQ's
+	# credits until it is released, and logins are refused when the SRQ
+	# is fully promised (finding 9), so wait for the release.
 	i=0 errs=0
 	while [ $i -lt $NBAD ]; do
 		/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
-			-T 3000 -s "$TUR" -S 9000 -W 1000 >/dev/null 2>&1 ||
-			errs=$((errs + 1))
+			-T 3000 -s "$TUR" -S 9000 -W 1000 2>&1 |
+			grep -q '^result=accepted' || errs=$((errs + 1))
 		i=$((i + 1))
+		wait_for 30 released_ge $((i - errs)) ||
+			info "channel of oversized login $i not released after 30 s"
 	done
-	[ $errs -eq 0 ] || info "$errs of $NBAD oversized logins failed"
+	[ $errs -eq 0 ] || info "$errs of $NBAD oversized logins not accepted"
 	n=$(dmesg_since | grep -c 'receive failed')
 	info "$n receive completions with an error status logged"
 	out=$(/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
 		-T 5000 -s "$TUR" -r 12 -W 3000 2>&1)
+	echo "$out" | grep -q '^result=accepted' ||
+		info "final login: $(echo "$out" | grep '^result=\|^reason=' | tr '\n' ' ')"
 	n=$(echo "$out" | grep -c "^reply=c1")
 	if [ "$n" -eq 12 ]; then
 		pass srq-after-oversized "12 of 12 TURs answered after $NBAD oversized IUs"
