@@ -67,46 +67,55 @@ static const char *srpt_sdev_name(const struct srpt_device *sdev)
 }
 
 /**
- * srpt_get_nexus() - find or create the I_T nexus of a login.
- * @sport: the port the login arrived on.
+ * srpt_get_nexus() - find or create the I_T nexus of a channel being linked.
+ * @sport: the port the login arrived on; the caller holds @sport->mutex.
  * @i_port_id: initiator port ID of the login request.
  * @t_port_id: target port ID of the login request.
  *
- * Return: the nexus, or ERR_PTR(-ENOMEM).
+ * Only srpt_ch_link() calls this, for a login that already owns a LIO
+ * session, so a login refused earlier (no ACL, port disabled, bad request)
+ * never allocates a nexus. A new nexus is added to @sport->nexus_list with
+ * an empty channel list; the caller adds the channel before it drops the
+ * mutex (see struct srpt_nexus for the lifetime).
+ *
+ * Return: the nexus, or NULL if memory is short.
  */
-struct srpt_nexus *srpt_get_nexus(struct srpt_port *sport,
-				  const u8 i_port_id[16],
-				  const u8 t_port_id[16])
+static struct srpt_nexus *srpt_get_nexus(struct srpt_port *sport,
+					 const u8 i_port_id[16],
+					 const u8 t_port_id[16])
 {
-	struct srpt_nexus *nexus = NULL, *tmp_nexus = NULL, *n;
+	struct srpt_nexus *nexus;
 
-	for (;;) {
-		mutex_lock(&sport->mutex);
-		list_for_each_entry(n, &sport->nexus_list, entry) {
-			if (memcmp(n->i_port_id, i_port_id, 16) == 0 &&
-			    memcmp(n->t_port_id, t_port_id, 16) == 0) {
-				nexus = n;
-				break;
-			}
-		}
-		if (!nexus && tmp_nexus) {
-			list_add_tail_rcu(&tmp_nexus->entry,
-					  &sport->nexus_list);
-			swap(nexus, tmp_nexus);
-		}
-		mutex_unlock(&sport->mutex);
-
-		if (nexus)
-			break;
-		tmp_nexus = kzalloc(sizeof(*tmp_nexus), GFP_KERNEL);
-		if (!tmp_nexus)
-			return ERR_PTR(-ENOMEM);
-		INIT_LIST_HEAD(&tmp_nexus->ch_list);
-		memcpy(tmp_nexus->i_port_id, i_port_id, 16);
-		memcpy(tmp_nexus->t_port_id, t_port_id, 16);
+	lockdep_assert_held(&sport->mutex);
+	list_for_each_entry(nexus, &sport->nexus_list, entry) {
+		if (memcmp(nexus->i_port_id, i_port_id, 16) == 0 &&
+		    memcmp(nexus->t_port_id, t_port_id, 16) == 0)
+			return nexus;
 	}
-	kfree(tmp_nexus);
+	nexus = kzalloc(sizeof(*nexus), GFP_KERNEL);
+	if (!nexus)
+		return NULL;
+	INIT_LIST_HEAD(&nexus->ch_list);
+	memcpy(nexus->i_port_id, i_port_id, 16);
+	memcpy(nexus->t_port_id, t_port_id, 16);
+	list_add_tail_rcu(&nexus->entry, &sport->nexus_list);
 	return nexus;
+}
+
+/*
+ * Take a released channel off its nexus and free the nexus if that was its
+ * last channel. Caller holds sport->mutex.
+ */
+static void srpt_ch_unlink(struct srpt_rdma_ch *ch)
+{
+	struct srpt_nexus *nexus = ch->nexus;
+
+	lockdep_assert_held(&ch->sport->mutex);
+	list_del_rcu(&ch->list);
+	if (nexus && list_empty(&nexus->ch_list)) {
+		list_del_rcu(&nexus->entry);
+		kfree_rcu(nexus, rcu);
+	}
 }
 
 /**
@@ -477,7 +486,6 @@ static void srpt_release_channel_work(struct work_struct *w);
 /**
  * srpt_ch_create() - allocate a channel with its rings, CQ and QP.
  * @sport: the port the login arrived on.
- * @nexus: the I_T nexus.
  * @ib_cm_id: IB CM id, or NULL for RDMA CM.
  * @rdma_cm_id: RDMA CM id, or NULL for IB CM.
  * @pkey: partition key of the connection.
@@ -486,13 +494,12 @@ static void srpt_release_channel_work(struct work_struct *w);
  * @use_srq: use the device's shared receive queue.
  *
  * The channel holds a port reference and counts in sport->ch_count from here
- * on. The cm_id context is pointed at the channel. It is not yet on the
- * nexus channel list.
+ * on. The cm_id context is pointed at the channel. It has no nexus yet
+ * (srpt_ch_link() gives it one).
  *
  * Return: the channel or an ERR_PTR().
  */
 struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
-				    struct srpt_nexus *nexus,
 				    struct ib_cm_id *ib_cm_id,
 				    struct rdma_cm_id *rdma_cm_id, u16 pkey,
 				    u32 max_ti_iu_len, u16 imm_data_offset,
@@ -512,7 +519,6 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 	INIT_WORK(&ch->release_work, srpt_release_channel_work);
 	ch->zw_cqe.done = srpt_zerolength_write_done;
 	ch->pkey = pkey;
-	ch->nexus = nexus;
 	ch->sport = sport;
 	srpt_port_get_ref(sport);
 	atomic_inc(&sport->ch_count);
@@ -732,7 +738,7 @@ static void srpt_release_channel_work(struct work_struct *w)
 		ib_destroy_cm_id(ch->ib_cm.cm_id);
 
 	mutex_lock(&sport->mutex);
-	list_del_rcu(&ch->list);
+	srpt_ch_unlink(ch);
 	closed = ch->closed;
 	ch->closed = NULL;
 	ch->released = true;
@@ -746,24 +752,38 @@ static void srpt_release_channel_work(struct work_struct *w)
 }
 
 /**
- * srpt_ch_link() - add a channel to its nexus, applying the multichannel
+ * srpt_ch_link() - add a channel to its I_T nexus, applying the multichannel
  * action of the login.
- * @ch: the new channel.
+ * @ch: the new channel; it owns a LIO session.
+ * @i_port_id: initiator port ID of the login request.
+ * @t_port_id: target port ID of the login request.
  * @single: the login asked for SRP_MULTICHAN_SINGLE.
  * @rsp_flags: SRPT_LOGIN_RSP_MULTICHAN_* flags are or-ed in.
  *
- * Return: true if the port is still enabled, false if the login must be
- * rejected (the channel is on the list either way).
+ * The nexus is looked up or created here, after the ACL check, so that
+ * refused logins leave nothing behind.
+ *
+ * Return: 0 if the channel was linked and the port is still enabled;
+ * -ENODEV if it was linked but the port has been disabled meanwhile;
+ * -ENOMEM if no nexus could be allocated (the channel is not linked).
+ * The login must be rejected on any error.
  */
-bool srpt_ch_link(struct srpt_rdma_ch *ch, bool single, u8 *rsp_flags)
+int srpt_ch_link(struct srpt_rdma_ch *ch, const u8 i_port_id[16],
+		 const u8 t_port_id[16], bool single, u8 *rsp_flags)
 {
 	struct srpt_port *sport = ch->sport;
+	struct srpt_nexus *nexus;
 	struct srpt_rdma_ch *other;
-	bool enabled;
+	int ret = 0;
 
 	mutex_lock(&sport->mutex);
+	nexus = srpt_get_nexus(sport, i_port_id, t_port_id);
+	if (!nexus) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
 	if (single) {
-		list_for_each_entry(other, &ch->nexus->ch_list, list) {
+		list_for_each_entry(other, &nexus->ch_list, list) {
 			if (srpt_disconnect_ch(other) < 0)
 				continue;
 			pr_info("%s: relogin - closed existing channel %s\n",
@@ -773,10 +793,13 @@ bool srpt_ch_link(struct srpt_rdma_ch *ch, bool single, u8 *rsp_flags)
 	} else {
 		*rsp_flags |= SRPT_LOGIN_RSP_MULTICHAN_MAINTAINED;
 	}
-	list_add_tail_rcu(&ch->list, &ch->nexus->ch_list);
-	enabled = sport->enabled;
+	ch->nexus = nexus;
+	list_add_tail_rcu(&ch->list, &nexus->ch_list);
+	if (!sport->enabled)
+		ret = -ENODEV;
+unlock:
 	mutex_unlock(&sport->mutex);
-	return enabled;
+	return ret;
 }
 
 /**
@@ -889,8 +912,9 @@ static void srpt_log_channels(struct srpt_port *sport)
  * srpt_release_sport() - close every channel of a port and wait for them.
  * @sport: the port (its device is being removed).
  *
- * Logs progress every 5 seconds while channels remain, then frees every
- * nexus of the port.
+ * Logs progress every 5 seconds while channels remain. The release work of
+ * the last channel of a nexus frees it, so no nexus should be left; one that
+ * is left is freed here (with a warning).
  */
 void srpt_release_sport(struct srpt_port *sport)
 {
@@ -912,6 +936,7 @@ void srpt_release_sport(struct srpt_port *sport)
 
 	mutex_lock(&sport->mutex);
 	list_for_each_entry_safe(nexus, next, &sport->nexus_list, entry) {
+		WARN_ON_ONCE(!list_empty(&nexus->ch_list));
 		list_del_rcu(&nexus->entry);
 		kfree_rcu(nexus, rcu);
 	}

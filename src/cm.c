@@ -131,25 +131,18 @@ static int srpt_login_create_ch(struct srpt_login *l)
 		.enabled	= READ_ONCE(l->sport->enabled),
 		.use_srq	= READ_ONCE(l->sdev->use_srq),
 	};
-	struct srpt_nexus *nexus;
 	struct srpt_rdma_ch *ch;
 
 	/*
-	 * Validate before looking up the nexus so that rejected logins do not
-	 * leave nexus objects behind (they live until the device goes away).
+	 * Nothing here is kept per initiator: the I_T nexus is only looked
+	 * up (or created) by srpt_ch_link(), after the ACL check, so refused
+	 * logins leave no memory behind (issue 10, finding 6).
 	 */
 	l->reason = srpt_login_check(req, &lim);
 	if (l->reason)
 		return -EINVAL;
 
-	nexus = srpt_get_nexus(l->sport, req->initiator_port_id,
-			       req->target_port_id);
-	if (IS_ERR(nexus)) {
-		l->reason = SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
-		return PTR_ERR(nexus);
-	}
-
-	ch = srpt_ch_create(l->sport, nexus, l->ib_cm_id, l->rdma_cm_id,
+	ch = srpt_ch_create(l->sport, l->ib_cm_id, l->rdma_cm_id,
 			    l->pkey, be32_to_cpu(req->req_it_iu_len),
 			    srpt_login_imm_data_offset(req, &lim), lim.use_srq);
 	if (IS_ERR(ch)) {
@@ -269,10 +262,11 @@ static int srpt_cm_req_recv(struct srpt_login *l)
 		return srpt_login_reject(l, ret);
 
 	/* From here on failures close the channel instead of freeing it. */
-	if (!srpt_ch_link(l->ch, srpt_login_single_channel(req),
-			  &l->rsp_flags)) {
+	ret = srpt_ch_link(l->ch, req->initiator_port_id, req->target_port_id,
+			   srpt_login_single_channel(req), &l->rsp_flags);
+	if (ret) {
 		l->reason = SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
-		return srpt_login_reject(l, -ENODEV);
+		return srpt_login_reject(l, ret);
 	}
 
 	if (l->ib_cm_id) {

@@ -15,6 +15,8 @@
  *     -s HEX     after a successful login send this IU (hex bytes; "@FILE"
  *                reads raw bytes from FILE) and wait for one IU back
  *     -S LEN     pad the IU sent with -s with zeroes to LEN bytes
+ *     -n COUNT   log in COUNT times in a row (loop mode, see below)
+ *     -r         use a new random initiator port ID for every login
  *
  * Output (stdout, one key=value per line): result=accepted|rejected|error,
  * then for accepted: req_lim_delta, max_it_iu_len, max_ti_iu_len, buf_fmt,
@@ -22,6 +24,14 @@
  * reason; with -s: sent=N, then reply_len, reply_opcode and reply (hex) or
  * reply=none; with -H: disconnected=0|1. Exit status 0 if the CM exchange
  * completed (accepted or rejected), 1 otherwise.
+ *
+ * Loop mode (-n): each login uses a new cm_id and QP; an accepted one is
+ * disconnected right away (-s and -H are not allowed). The per-login lines
+ * are replaced by a summary: logins, accepted, rejected, errors, reason (the
+ * SRP_LOGIN_REJ reason if every reject carried the same one, else "mixed"),
+ * elapsed_ms (wall time of all COUNT logins), first_ms and last_ms (wall
+ * time of the first and of the last min(100, COUNT) logins). Exit status 0
+ * if no login ended in an error.
  */
 #include <arpa/inet.h>
 #include <endian.h>
@@ -32,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <rdma/rdma_cma.h>
 
@@ -209,27 +220,172 @@ static void exchange_iu(struct rdma_cm_id *id, struct ibv_pd *pd,
 		printf("reply=none\n");
 }
 
+enum login_result { LOGIN_ACCEPTED, LOGIN_REJECTED, LOGIN_ERROR };
+
+/* What one login needs besides the request itself. */
+struct login_opts {
+	struct addrinfo *ai;
+	const char *iu;		/* -s */
+	int pad;		/* -S */
+	int hold_ms;		/* -H */
+	int quiet;		/* loop mode: no per-login output */
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * One login with its own cm_id and QP on @ec. Prints the key=value lines of
+ * the single-login mode unless o->quiet. *reason is set to the
+ * SRP_LOGIN_REJ reason of a reject (0 if there was none).
+ */
+static enum login_result one_login(struct rdma_event_channel *ec,
+				   const struct login_req_rdma *req,
+				   const struct login_opts *o,
+				   uint32_t *reason)
+{
+	enum login_result res = LOGIN_ERROR;
+	struct rdma_conn_param param;
+	struct ibv_qp_init_attr qpa;
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd = NULL;
+	struct ibv_cq *cq = NULL;
+	int have_qp = 0;
+
+	*reason = 0;
+	if (rdma_create_id(ec, &id, NULL, RDMA_PS_TCP)) {
+		perror("rdma_create_id");
+		return LOGIN_ERROR;
+	}
+	if (rdma_resolve_addr(id, NULL, o->ai->ai_addr, timeout_ms) ||
+	    expect(ec, RDMA_CM_EVENT_ADDR_RESOLVED) ||
+	    rdma_resolve_route(id, timeout_ms) ||
+	    expect(ec, RDMA_CM_EVENT_ROUTE_RESOLVED))
+		goto out;
+	pd = ibv_alloc_pd(id->verbs);
+	cq = pd ? ibv_create_cq(id->verbs, 16, NULL, NULL, 0) : NULL;
+	memset(&qpa, 0, sizeof(qpa));
+	qpa.send_cq = cq;
+	qpa.recv_cq = cq;
+	qpa.qp_type = IBV_QPT_RC;
+	qpa.cap.max_send_wr = 8;
+	qpa.cap.max_recv_wr = 8;
+	qpa.cap.max_send_sge = 1;
+	qpa.cap.max_recv_sge = 1;
+	if (!cq || rdma_create_qp(id, pd, &qpa)) {
+		perror("rdma_create_qp");
+		goto out;
+	}
+	have_qp = 1;
+
+	memset(&param, 0, sizeof(param));
+	param.private_data = req;
+	param.private_data_len = sizeof(*req);
+	param.responder_resources = 4;
+	param.initiator_depth = 4;
+	param.retry_count = 7;
+	param.rnr_retry_count = 7;
+	if (rdma_connect(id, &param)) {
+		perror("rdma_connect");
+		goto out;
+	}
+	ev = next_event(ec, timeout_ms);
+	if (!ev) {
+		fprintf(stderr, "no answer to the login\n");
+		goto out;
+	}
+	if (ev->event == RDMA_CM_EVENT_ESTABLISHED &&
+	    ev->param.conn.private_data_len >= 27) {
+		const uint8_t *p = ev->param.conn.private_data;
+
+		res = LOGIN_ACCEPTED;
+		if (!o->quiet) {
+			printf("result=accepted\n");
+			printf("opcode=0x%02x\n", p[0]);
+			printf("req_lim_delta=%u\n", get_be32(p + 4));
+			printf("tag_ok=%d\n", memcmp(p + 8, &req->tag, 8) == 0);
+			printf("max_it_iu_len=%u\n", get_be32(p + 16));
+			printf("max_ti_iu_len=%u\n", get_be32(p + 20));
+			printf("buf_fmt=0x%x\n", p[24] << 8 | p[25]);
+			printf("rsp_flags=0x%x\n", p[26]);
+		}
+	} else if (ev->event == RDMA_CM_EVENT_REJECTED) {
+		const uint8_t *p = ev->param.conn.private_data;
+
+		res = LOGIN_REJECTED;
+		if (p && ev->param.conn.private_data_len >= 8 && p[0] == 0xc2)
+			*reason = get_be32(p + 4);
+		if (!o->quiet) {
+			printf("result=rejected\n");
+			printf("cm_status=%d\n", ev->status);
+			if (*reason)
+				printf("reason=0x%08x\n", *reason);
+		}
+	} else {
+		fprintf(stderr, "unexpected event %s (status %d)\n",
+			rdma_event_str(ev->event), ev->status);
+	}
+	rdma_ack_cm_event(ev);
+	if (res == LOGIN_ACCEPTED) {
+		int disconnected = 0;
+
+		if (o->iu)
+			exchange_iu(id, pd, cq, o->iu, o->pad);
+
+		if (o->hold_ms) {
+			ev = next_event(ec, o->hold_ms);
+			if (ev) {
+				disconnected =
+					ev->event == RDMA_CM_EVENT_DISCONNECTED;
+				rdma_ack_cm_event(ev);
+			}
+			printf("disconnected=%d\n", disconnected);
+		}
+		rdma_disconnect(id);
+		if (!disconnected) {
+			ev = next_event(ec, timeout_ms);
+			if (ev)
+				rdma_ack_cm_event(ev);
+		}
+	}
+out:
+	if (res == LOGIN_ERROR && !o->quiet)
+		printf("result=error\n");
+	if (have_qp)
+		rdma_destroy_qp(id);
+	if (cq)
+		ibv_destroy_cq(cq);
+	if (pd)
+		ibv_dealloc_pd(pd);
+	rdma_destroy_id(id);
+	return res;
+}
+
 int main(int argc, char **argv)
 {
 	const char *addr = NULL, *port = "5555";
 	struct login_req_rdma req;
+	struct login_opts o = { 0 };
 	uint8_t guid[8] = { 0 };
-	int have_guid = 0, have_tpid = 0, hold_ms = 0, opt, rc = 1, pad = 0;
-	const char *iu = NULL;
-	unsigned long it_iu_len = 8260, flags = 0, imm_off = 0;
+	int have_guid = 0, have_tpid = 0, random_ipid = 0, opt, i;
+	unsigned long it_iu_len = 8260, flags = 0, imm_off = 0, count = 0;
+	unsigned long n_res[3] = { 0 }, window;
+	uint32_t reason, first_reason = 0;
+	int mixed = 0;
+	uint64_t t0, t_first = 0, t_last_start = 0, t_end;
 	struct rdma_event_channel *ec;
-	struct rdma_cm_id *id;
-	struct rdma_conn_param param;
-	struct ibv_qp_init_attr qpa;
-	struct rdma_cm_event *ev;
-	struct addrinfo *ai;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
+	enum login_result res;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&req, 0, sizeof(req));
 	req.initiator_port_id[15] = 1;
-	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:s:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:s:S:n:r")) != -1) {
 		switch (opt) {
 		case 'a':
 			addr = optarg;
@@ -261,22 +417,32 @@ int main(int argc, char **argv)
 			imm_off = strtoul(optarg, NULL, 0);
 			break;
 		case 'H':
-			hold_ms = atoi(optarg);
+			o.hold_ms = atoi(optarg);
 			break;
 		case 'T':
 			timeout_ms = atoi(optarg);
 			break;
 		case 's':
-			iu = optarg;
+			o.iu = optarg;
 			break;
 		case 'S':
-			pad = atoi(optarg);
+			o.pad = atoi(optarg);
+			break;
+		case 'n':
+			count = strtoul(optarg, NULL, 0);
+			if (!count)
+				goto usage;
+			break;
+		case 'r':
+			random_ipid = 1;
 			break;
 		default:
 			goto usage;
 		}
 	}
 	if (!addr || (!have_guid && !have_tpid))
+		goto usage;
+	if (count && (o.iu || o.hold_ms))
 		goto usage;
 	if (!have_tpid) {
 		memcpy(req.target_port_id, guid, 8);
@@ -289,118 +455,65 @@ int main(int argc, char **argv)
 	req.req_flags = flags;
 	req.imm_data_offset = htobe16(imm_off);
 
-	if (getaddrinfo(addr, port, NULL, &ai)) {
+	if (getaddrinfo(addr, port, NULL, &o.ai)) {
 		fprintf(stderr, "cannot resolve %s:%s\n", addr, port);
 		return 1;
 	}
 	ec = rdma_create_event_channel();
-	if (!ec || rdma_create_id(ec, &id, NULL, RDMA_PS_TCP)) {
-		perror("rdma_create_id");
+	if (!ec) {
+		perror("rdma_create_event_channel");
 		return 1;
 	}
-	if (rdma_resolve_addr(id, NULL, ai->ai_addr, timeout_ms) ||
-	    expect(ec, RDMA_CM_EVENT_ADDR_RESOLVED) ||
-	    rdma_resolve_route(id, timeout_ms) ||
-	    expect(ec, RDMA_CM_EVENT_ROUTE_RESOLVED)) {
-		printf("result=error\n");
-		return 1;
-	}
-	pd = ibv_alloc_pd(id->verbs);
-	cq = pd ? ibv_create_cq(id->verbs, 16, NULL, NULL, 0) : NULL;
-	memset(&qpa, 0, sizeof(qpa));
-	qpa.send_cq = cq;
-	qpa.recv_cq = cq;
-	qpa.qp_type = IBV_QPT_RC;
-	qpa.cap.max_send_wr = 8;
-	qpa.cap.max_recv_wr = 8;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	if (!cq || rdma_create_qp(id, pd, &qpa)) {
-		perror("rdma_create_qp");
-		printf("result=error\n");
-		return 1;
+	srandom(time(NULL) ^ getpid());
+
+	if (!count) {
+		if (random_ipid)
+			for (i = 0; i < 16; i++)
+				req.initiator_port_id[i] = random();
+		res = one_login(ec, &req, &o, &reason);
+		rdma_destroy_event_channel(ec);
+		freeaddrinfo(o.ai);
+		return res == LOGIN_ERROR;
 	}
 
-	memset(&param, 0, sizeof(param));
-	param.private_data = &req;
-	param.private_data_len = sizeof(req);
-	param.responder_resources = 4;
-	param.initiator_depth = 4;
-	param.retry_count = 7;
-	param.rnr_retry_count = 7;
-	if (rdma_connect(id, &param)) {
-		perror("rdma_connect");
-		printf("result=error\n");
-		return 1;
-	}
-	ev = next_event(ec, timeout_ms);
-	if (!ev) {
-		printf("result=error\n");
-		fprintf(stderr, "no answer to the login\n");
-		return 1;
-	}
-	if (ev->event == RDMA_CM_EVENT_ESTABLISHED &&
-	    ev->param.conn.private_data_len >= 27) {
-		const uint8_t *p = ev->param.conn.private_data;
-
-		printf("result=accepted\n");
-		printf("opcode=0x%02x\n", p[0]);
-		printf("req_lim_delta=%u\n", get_be32(p + 4));
-		printf("tag_ok=%d\n", memcmp(p + 8, &req.tag, 8) == 0);
-		printf("max_it_iu_len=%u\n", get_be32(p + 16));
-		printf("max_ti_iu_len=%u\n", get_be32(p + 20));
-		printf("buf_fmt=0x%x\n", p[24] << 8 | p[25]);
-		printf("rsp_flags=0x%x\n", p[26]);
-		rc = 0;
-	} else if (ev->event == RDMA_CM_EVENT_REJECTED) {
-		const uint8_t *p = ev->param.conn.private_data;
-
-		printf("result=rejected\n");
-		printf("cm_status=%d\n", ev->status);
-		if (p && ev->param.conn.private_data_len >= 8 && p[0] == 0xc2)
-			printf("reason=0x%08x\n", get_be32(p + 4));
-		rc = 0;
-	} else {
-		printf("result=error\n");
-		fprintf(stderr, "unexpected event %s (status %d)\n",
-			rdma_event_str(ev->event), ev->status);
-	}
-	int accepted = ev->event == RDMA_CM_EVENT_ESTABLISHED;
-
-	rdma_ack_cm_event(ev);
-	if (accepted) {
-		int disconnected = 0;
-
-		if (iu)
-			exchange_iu(id, pd, cq, iu, pad);
-
-		if (hold_ms) {
-			ev = next_event(ec, hold_ms);
-			if (ev) {
-				disconnected =
-					ev->event == RDMA_CM_EVENT_DISCONNECTED;
-				rdma_ack_cm_event(ev);
-			}
-			printf("disconnected=%d\n", disconnected);
+	o.quiet = 1;
+	window = count < 100 ? count : 100;
+	t0 = now_ms();
+	for (unsigned long n = 0; n < count; n++) {
+		if (n == count - window)
+			t_last_start = now_ms();
+		if (random_ipid)
+			for (i = 0; i < 16; i++)
+				req.initiator_port_id[i] = random();
+		res = one_login(ec, &req, &o, &reason);
+		n_res[res]++;
+		if (res == LOGIN_REJECTED) {
+			if (!first_reason)
+				first_reason = reason;
+			else if (reason != first_reason)
+				mixed = 1;
 		}
-		rdma_disconnect(id);
-		if (!disconnected) {
-			ev = next_event(ec, timeout_ms);
-			if (ev)
-				rdma_ack_cm_event(ev);
-		}
+		if (n + 1 == window)
+			t_first = now_ms() - t0;
 	}
-	rdma_destroy_qp(id);
-	ibv_destroy_cq(cq);
-	ibv_dealloc_pd(pd);
-	rdma_destroy_id(id);
+	t_end = now_ms();
+	printf("logins=%lu\naccepted=%lu\nrejected=%lu\nerrors=%lu\n", count,
+	       n_res[LOGIN_ACCEPTED], n_res[LOGIN_REJECTED],
+	       n_res[LOGIN_ERROR]);
+	if (mixed)
+		printf("reason=mixed\n");
+	else
+		printf("reason=0x%08x\n", first_reason);
+	printf("elapsed_ms=%llu\nfirst_ms=%llu\nlast_ms=%llu\n",
+	       (unsigned long long)(t_end - t0), (unsigned long long)t_first,
+	       (unsigned long long)(t_end - t_last_start));
 	rdma_destroy_event_channel(ec);
-	freeaddrinfo(ai);
-	return rc;
+	freeaddrinfo(o.ai);
+	return n_res[LOGIN_ERROR] != 0;
 
 usage:
 	fprintf(stderr,
-		"usage: %s -a ADDR [-p PORT] -g GUID [-t HEX32] [-i HEX32] [-l LEN] [-f FLAGS] [-o OFF] [-H MS] [-T MS] [-s HEX|@FILE] [-S LEN]\n",
+		"usage: %s -a ADDR [-p PORT] -g GUID [-t HEX32] [-i HEX32|-r] [-l LEN] [-f FLAGS] [-o OFF] [-H MS] [-T MS] [-s HEX|@FILE] [-S LEN] [-n COUNT]\n",
 		argv[0]);
 	return 2;
 }
