@@ -5,16 +5,22 @@
 #     rejected with CHANNEL_LIMIT_REACHED, none fails at the CM level.
 #  2. 1 000 logins (300 quick) that an ACL for the connection name (GUID-named
 #     port directory, ACL "$IP") accepts, each logged out right away.
-# After a warm-up of 100 logins and after each part, two memory checks:
-#  - precise: no kmalloc-* cache in /proc/slabinfo may have grown by more
+# Memory is compared between a snapshot after a warm-up of 100 logins and
+# the end of each part (3 s after the last login, for RCU and release works):
+#  - asserted: no kmalloc-* cache in /proc/slabinfo may have grown by more
 #    than 4 slabs' worth of objects (per-CPU and partial slabs make the
 #    active object counts move by a few slabs) plus one object per 20
-#    logins. Anything kept per login, like the I_T nexus (80 bytes, in
-#    kmalloc-96 on x86-64) before the fix, grows its cache by one object
-#    per login.
-#  - coarse: SUnreclaim in /proc/meminfo may grow by at most 64 KiB plus
-#    8 bytes per login (measured before the fix: +400 kB for 2 000 refused
-#    logins; the noise of accepted logins is a few tens of KiB).
+#    logins. Anything the driver kept per login, like the I_T nexus (80
+#    bytes, in kmalloc-96 on x86-64) before the fix, grows its cache by one
+#    object per login: measured before the fix, kmalloc-96 +802 objects
+#    after 1 000 refused logins and +363 after 300 accepted ones; after it,
+#    no kmalloc cache grew by more than 61 objects.
+#  - reported only: SUnreclaim in /proc/meminfo and the three caches that
+#    grew most. SUnreclaim moved by +184 kB before and +148 kB after the
+#    fix for 1 000 refused logins (each login also makes rxe, the RDMA CM
+#    and the initiator tool allocate and free far more than a nexus), so it
+#    cannot tell the two apart at these counts; the info line names the
+#    caches behind it.
 # The time of the first and of the last 100 logins is only reported (the
 # guide forbids timed assertions). Under TCG a refused login takes about
 # 0.15 s and an accepted one 0.25 s, so a full run of this case takes about
@@ -83,11 +89,12 @@ flood() {
 	return $fl_bad
 }
 
-# snapshot: record SUnreclaim and the kmalloc caches after settling
+# snapshot: record SUnreclaim and the slab caches after settling
 snapshot() {
 	settle
 	SNAP_SU=$(sunreclaim)
 	kmalloc_objs > /tmp/flood.kmalloc
+	awk '!/^#|^slabinfo/ {print $1, $2, $4}' /proc/slabinfo > /tmp/flood.all
 }
 
 # check_growth NAME COUNT: memory checks (see the header) against the last
@@ -95,13 +102,11 @@ snapshot() {
 check_growth() {
 	settle
 	cg_su=$(sunreclaim)
-	cg_tol=$((64 + $2 * 8 / 1024))
-	cg_d=$((cg_su - SNAP_SU))
-	if [ $cg_d -le $cg_tol ]; then
-		pass "${1}_sunreclaim" "SUnreclaim $SNAP_SU -> $cg_su kB (+$cg_d kB, tolerance $cg_tol kB, $2 logins)"
-	else
-		fail "${1}_sunreclaim" "SUnreclaim $SNAP_SU -> $cg_su kB (+$cg_d kB > tolerance $cg_tol kB, $2 logins)"
-	fi
+	info "$1: SUnreclaim $SNAP_SU -> $cg_su kB ($(($cg_su - SNAP_SU)) kB) after $2 logins"
+	awk '!/^#|^slabinfo/ {print $1, $2, $4}' /proc/slabinfo > /tmp/flood.all.after
+	info "$1: largest growth (kB): $(awk 'NR == FNR { b[$1] = $2; next }
+		($1 in b) { printf "%d %s\n", ($2 - b[$1]) * $3 / 1024, $1 }' \
+		/tmp/flood.all /tmp/flood.all.after | sort -rn | head -n 3 | tr '\n' ' ')"
 	cg_bad=$(kmalloc_objs | awk -v n="$2" '
 		NR == FNR { before[$1] = $2; next }
 		($1 in before) {
