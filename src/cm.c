@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 #include "srpt.h"
+#include "srpt_debug.h"
 #include "srpt_login.h"
 #include "srpt_names.h"
 
@@ -268,6 +269,7 @@ static int srpt_cm_req_recv(struct srpt_login *l)
 		l->reason = SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
 		return srpt_login_reject(l, ret);
 	}
+	srpt_debug_delay(SRPT_DBG_LOGIN_LINKED);
 
 	if (l->ib_cm_id) {
 		ret = srpt_ch_qp_rtr(l->ch);
@@ -313,6 +315,7 @@ static int srpt_ib_cm_req_recv(struct ib_cm_id *cm_id,
 
 	if (!l.sdev)
 		return -ECONNREFUSED;
+	srpt_debug_delay(SRPT_DBG_CM_REQ);
 	l.sport = srpt_login_port(l.sdev, param->port);
 	if (!l.sport ||
 	    srpt_login_from_ib_cm(&req, event->private_data,
@@ -342,6 +345,7 @@ static int srpt_rdma_cm_req_recv(struct rdma_cm_id *cm_id,
 	l.sdev = ib_get_client_data(cm_id->device, &srpt_client);
 	if (!l.sdev)
 		return -ECONNREFUSED;
+	srpt_debug_delay(SRPT_DBG_CM_REQ);
 	l.sport = srpt_login_port(l.sdev, cm_id->port_num);
 	if (!l.sport ||
 	    srpt_login_from_rdma_cm(&req, event->param.conn.private_data,
