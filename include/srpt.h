@@ -465,6 +465,7 @@ struct port_and_port_id srpt_lookup_port(const char *name);
 void srpt_port_get_ref(struct srpt_port *sport);
 void srpt_port_put_ref(struct srpt_port *sport);
 void srpt_sdev_put(struct srpt_device *sdev);
+struct srpt_device *srpt_sdev_lookup(const struct ib_device *device);
 bool srpt_port_is_removed(const struct srpt_port *sport);
 void srpt_port_set_names(struct srpt_port *sport, const union ib_gid *gid);
 struct srpt_port_id *srpt_port_id_create(const char *name);

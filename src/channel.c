@@ -925,6 +925,13 @@ void srpt_release_sport(struct srpt_port *sport)
 	srpt_set_enabled(sport, false);
 	mutex_unlock(&sport->mutex);
 
+	/*
+	 * Paired with srpt_ch_create(), which counts a new channel in
+	 * ch_count before it reads sport->enabled: a login handler still
+	 * running (it holds a device reference, see srpt_sdev_lookup()) either
+	 * sees the port disabled or is counted here and waited for.
+	 */
+	smp_mb();
 	while (!wait_event_timeout(sport->ch_wq,
 				   atomic_read(&sport->ch_count) == 0,
 				   SRPT_WAIT_LOG_INTERVAL)) {

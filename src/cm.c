@@ -307,12 +307,14 @@ static int srpt_ib_cm_req_recv(struct ib_cm_id *cm_id,
 	struct srpt_login_req req;
 	char name[SRPT_GUID_NAME_SIZE];
 	struct srpt_login l = {
-		.sdev		= cm_id->context,
 		.ib_cm_id	= cm_id,
 		.req		= &req,
 		.src_name	= name,
 	};
+	int ret;
 
+	/* a reference, not the listener's context: see srpt_sdev_lookup() */
+	l.sdev = srpt_sdev_lookup(cm_id->device);
 	if (!l.sdev)
 		return -ECONNREFUSED;
 	srpt_debug_delay(SRPT_DBG_CM_REQ);
@@ -322,12 +324,16 @@ static int srpt_ib_cm_req_recv(struct ib_cm_id *cm_id,
 				  event->private_data ?
 				  IB_CM_REQ_PRIVATE_DATA_SIZE : 0)) {
 		pr_warn_ratelimited("ignoring malformed IB CM login request\n");
-		return -EINVAL;
+		ret = -EINVAL;
+		goto put;
 	}
 	l.pkey = be16_to_cpu(param->primary_path->pkey);
 	srpt_format_guid_name(name, sizeof(name),
 			      param->primary_path->dgid.raw);
-	return srpt_cm_req_recv(&l);
+	ret = srpt_cm_req_recv(&l);
+put:
+	srpt_sdev_put(l.sdev);
+	return ret;
 }
 
 /* RDMA CM connect request: private data holds the 56-byte variant. */
@@ -341,8 +347,13 @@ static int srpt_rdma_cm_req_recv(struct rdma_cm_id *cm_id,
 		.req		= &req,
 		.src_name	= name,
 	};
+	int ret;
 
-	l.sdev = ib_get_client_data(cm_id->device, &srpt_client);
+	/*
+	 * Not ib_get_client_data(): that pointer carries no reference and
+	 * srpt_remove_one() may free the device meanwhile.
+	 */
+	l.sdev = srpt_sdev_lookup(cm_id->device);
 	if (!l.sdev)
 		return -ECONNREFUSED;
 	srpt_debug_delay(SRPT_DBG_CM_REQ);
@@ -352,7 +363,8 @@ static int srpt_rdma_cm_req_recv(struct rdma_cm_id *cm_id,
 				    event->param.conn.private_data_len)) {
 		pr_warn_ratelimited("ignoring malformed RDMA CM login request (%u bytes)\n",
 				    event->param.conn.private_data_len);
-		return -EINVAL;
+		ret = -EINVAL;
+		goto put;
 	}
 	if (cm_id->route.path_rec)
 		l.pkey = be16_to_cpu(cm_id->route.path_rec->pkey);
@@ -363,7 +375,10 @@ static int srpt_rdma_cm_req_recv(struct rdma_cm_id *cm_id,
 	 * Existing ACL configurations depend on it.
 	 */
 	snprintf(name, sizeof(name), "%pIS", &cm_id->route.addr.src_addr);
-	return srpt_cm_req_recv(&l);
+	ret = srpt_cm_req_recv(&l);
+put:
+	srpt_sdev_put(l.sdev);
+	return ret;
 }
 
 /* Act on a non-REQ event of a channel (both CMs). */
