@@ -169,6 +169,9 @@ static void srpt_qp_event(struct ib_event *event, void *ptr)
 
 	switch (event->event) {
 	case IB_EVENT_COMM_EST:
+		/* the release work may have destroyed the cm_id already */
+		if (srpt_get_ch_state(ch) >= CH_DRAINING)
+			break;
 		if (ch->using_rdma_cm)
 			rdma_notify(ch->rdma_cm.cm_id, event->event);
 		else
@@ -299,11 +302,16 @@ static int srpt_ch_qp_err(struct srpt_rdma_ch *ch)
 	return ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
 }
 
+/*
+ * Destroy the QP and put the CQ. An RDMA CM QP goes through its cm_id while
+ * that still exists (login reject path); the release work destroys the
+ * cm_id first and then the QP directly.
+ */
 static void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
 {
 	if (!ch->qp)
 		return;
-	if (ch->using_rdma_cm)
+	if (ch->using_rdma_cm && ch->rdma_cm.cm_id)
 		rdma_destroy_qp(ch->rdma_cm.cm_id);
 	else
 		ib_destroy_qp(ch->qp);
@@ -708,6 +716,14 @@ static void srpt_ch_stop_session(struct srpt_rdma_ch *ch)
 /*
  * Release work: runs in process context, never in a CM callback, so it may
  * destroy the cm_id.
+ *
+ * The cm_id is destroyed before anything else: rdma_destroy_id() and
+ * ib_destroy_cm_id() return only after a handler running on that cm_id has
+ * returned, and the login handler (cm.c) may still be between
+ * srpt_ch_link() and its accept or reject, using the QP, the rings and the
+ * channel itself. Once the cm_id is gone no CM callback can reach this
+ * channel, and since the channel is DISCONNECTED no close or disconnect
+ * path touches the cm_id or the QP any more (states only increase).
  */
 static void srpt_release_channel_work(struct work_struct *w)
 {
@@ -718,6 +734,14 @@ static void srpt_release_channel_work(struct work_struct *w)
 
 	pr_debug("%s: releasing channel\n", ch->sess_name);
 	WARN_ON_ONCE(srpt_get_ch_state(ch) != CH_DISCONNECTED);
+
+	if (ch->using_rdma_cm) {
+		rdma_destroy_id(ch->rdma_cm.cm_id);
+		ch->rdma_cm.cm_id = NULL;
+	} else {
+		ib_destroy_cm_id(ch->ib_cm.cm_id);
+		ch->ib_cm.cm_id = NULL;
+	}
 
 	srpt_ch_stop_session(ch);
 
@@ -731,11 +755,6 @@ static void srpt_release_channel_work(struct work_struct *w)
 	if (ch->qp)
 		srpt_drain_wait_list(ch);
 	srpt_ch_destroy_qp(ch);
-
-	if (ch->using_rdma_cm)
-		rdma_destroy_id(ch->rdma_cm.cm_id);
-	else
-		ib_destroy_cm_id(ch->ib_cm.cm_id);
 
 	mutex_lock(&sport->mutex);
 	srpt_ch_unlink(ch);

@@ -7,8 +7,9 @@
  * into its I_T nexus, then accept or reject. Ownership contract with the
  * CMs: a handler that returns non-zero makes the CM destroy the cm_id; it
  * does so only for a connect request whose login failed before a LIO
- * session existed. In every other case the channel release work destroys
- * the cm_id.
+ * session existed (struct srpt_login.started). In every other case the
+ * channel release work destroys the cm_id, first of all, and that waits for
+ * a handler still running on it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,6 +38,13 @@ static u16 srpt_rdma_cm_port;
  * @req: the login request (IB CM layout).
  * @src_name: session name derived from the connection (section 4.4).
  * @ch: the channel once created.
+ * @started: @ch owns a LIO session. From then on LIO, an enable=0, a
+ *	     use_srq switch, a relogin or a device removal may close the
+ *	     channel at any time, so only srpt_close_ch() may end it and its
+ *	     release work destroys the cm_id (which waits for this handler to
+ *	     return, see srpt_release_channel_work()). Set only by the login
+ *	     itself and never derived from @ch->sess, which the release work
+ *	     clears.
  * @reason: SRP_LOGIN_REJ reason if the login fails.
  * @rsp_flags: SRP_LOGIN_RSP flags collected so far.
  */
@@ -49,6 +57,7 @@ struct srpt_login {
 	const struct srpt_login_req	*req;
 	const char			*src_name;
 	struct srpt_rdma_ch		*ch;
+	bool				started;
 	u32				reason;
 	u8				rsp_flags;
 };
@@ -119,6 +128,7 @@ static int srpt_login_session(struct srpt_login *l)
 		return PTR_ERR(sess);
 	}
 	ch->sess = sess;
+	l->started = true;
 	return 0;
 }
 
@@ -204,7 +214,13 @@ static int srpt_login_accept(struct srpt_login *l)
 	return ret;
 }
 
-/* Stage: reject. Return: the value the CM handler must return. */
+/*
+ * Stage: reject. Who tears the channel down is decided by @l->started alone:
+ * a started channel is closed (it may already be closing) and its release
+ * work owns the cm_id, so the handler returns 0; otherwise nobody else knows
+ * the channel, it is freed here and the CM destroys the cm_id.
+ * Return: the value the CM handler must return.
+ */
 static int srpt_login_reject(struct srpt_login *l, int err)
 {
 	struct srpt_rdma_ch *ch = l->ch;
@@ -227,8 +243,11 @@ static int srpt_login_reject(struct srpt_login *l, int err)
 	if (ret)
 		pr_warn("sending the login reject failed: %d\n", ret);
 
-	if (ch && ch->sess) {
-		/* The release work owns the cm_id now. */
+	if (l->started) {
+		/*
+		 * @ch is still valid: its release work cannot get past the
+		 * cm_id destruction before this handler has returned.
+		 */
 		srpt_close_ch(ch);
 		return 0;
 	}
@@ -262,7 +281,7 @@ static int srpt_cm_req_recv(struct srpt_login *l)
 	if (ret)
 		return srpt_login_reject(l, ret);
 
-	/* From here on failures close the channel instead of freeing it. */
+	/* From here on (l->started) failures close the channel. */
 	ret = srpt_ch_link(l->ch, req->initiator_port_id, req->target_port_id,
 			   srpt_login_single_channel(req), &l->rsp_flags);
 	if (ret) {
