@@ -172,7 +172,8 @@ struct port_and_port_id {
  * @ch_wq: woken when @ch_count drops to zero (srpt_release_sport()).
  * @mutex: protects @enabled, @nexus_list and every nexus ch_list, and
  *	   serializes accepting a login against disconnecting it.
- * @nexus_list: srpt_nexus.entry nodes; RCU for readers.
+ * @nexus_list: srpt_nexus.entry nodes, one per I_T nexus that has a
+ *		channel (see struct srpt_nexus); RCU for readers.
  */
 struct srpt_port {
 	struct srpt_device	*sdev;
@@ -256,7 +257,16 @@ struct srpt_device {
  * @i_port_id: initiator port ID from the login request.
  * @t_port_id: target port ID from the login request.
  *
- * Lives until srpt_release_sport() frees every nexus of the port.
+ * Lifetime: created by srpt_ch_link() for a login that already owns a LIO
+ * session (so after the ACL check: a refused login never creates one) and
+ * linked into srpt_port.nexus_list together with its first channel, under
+ * srpt_port.mutex. The release work of the channel that leaves @ch_list
+ * empty unlinks it and frees it with kfree_rcu(), under the same mutex; so
+ * every nexus on the list has a channel, and the memory kept per port is
+ * bounded by its channels, not by the initiator port IDs ever seen.
+ * srpt_release_sport() frees any that would be left (there should be none).
+ * Holders of srpt_port.mutex may use a nexus found on the list until they
+ * drop the mutex; RCU readers until rcu_read_unlock().
  */
 struct srpt_nexus {
 	struct rcu_head		rcu;
@@ -404,7 +414,8 @@ struct srpt_send_ioctx {
 
 /**
  * struct srpt_rdma_ch - one SRP channel (one RC connection).
- * @nexus: I_T nexus; immutable after login.
+ * @nexus: I_T nexus; NULL until srpt_ch_link(), then immutable. Valid
+ *	   while the channel is on its @ch_list (until the release work).
  * @qp: the queue pair.
  * @ib_cm: IB CM connection (when !@using_rdma_cm).
  * @ib_cm.cm_id: IB CM id.
@@ -516,6 +527,7 @@ struct port_and_port_id srpt_lookup_port(const char *name);
 void srpt_port_get_ref(struct srpt_port *sport);
 void srpt_port_put_ref(struct srpt_port *sport);
 void srpt_sdev_put(struct srpt_device *sdev);
+struct srpt_device *srpt_sdev_lookup(const struct ib_device *device);
 bool srpt_port_is_removed(const struct srpt_port *sport);
 void srpt_port_set_names(struct srpt_port *sport, const union ib_gid *gid);
 struct srpt_port_id *srpt_port_id_create(const char *name);
@@ -552,18 +564,15 @@ void srpt_release_sport(struct srpt_port *sport);
 void srpt_close_session(struct se_session *se_sess);
 int srpt_channel_init(void);
 void srpt_channel_exit(void);
-struct srpt_nexus *srpt_get_nexus(struct srpt_port *sport,
-				  const u8 i_port_id[16],
-				  const u8 t_port_id[16]);
 struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
-				    struct srpt_nexus *nexus,
 				    struct ib_cm_id *ib_cm_id,
 				    struct rdma_cm_id *rdma_cm_id, u16 pkey,
 				    u32 max_ti_iu_len, u16 imm_data_offset,
 				    bool use_srq);
 void srpt_ch_destroy_unstarted(struct srpt_rdma_ch *ch);
 bool srpt_set_ch_state(struct srpt_rdma_ch *ch, enum rdma_ch_state new);
-bool srpt_ch_link(struct srpt_rdma_ch *ch, bool single, u8 *rsp_flags);
+int srpt_ch_link(struct srpt_rdma_ch *ch, const u8 i_port_id[16],
+		 const u8 t_port_id[16], bool single, u8 *rsp_flags);
 bool srpt_ch_may_accept_locked(struct srpt_rdma_ch *ch);
 int srpt_ch_qp_rtr(struct srpt_rdma_ch *ch);
 int srpt_ch_qp_rts(struct srpt_rdma_ch *ch);

@@ -67,46 +67,55 @@ static const char *srpt_sdev_name(const struct srpt_device *sdev)
 }
 
 /**
- * srpt_get_nexus() - find or create the I_T nexus of a login.
- * @sport: the port the login arrived on.
+ * srpt_get_nexus() - find or create the I_T nexus of a channel being linked.
+ * @sport: the port the login arrived on; the caller holds @sport->mutex.
  * @i_port_id: initiator port ID of the login request.
  * @t_port_id: target port ID of the login request.
  *
- * Return: the nexus, or ERR_PTR(-ENOMEM).
+ * Only srpt_ch_link() calls this, for a login that already owns a LIO
+ * session, so a login refused earlier (no ACL, port disabled, bad request)
+ * never allocates a nexus. A new nexus is added to @sport->nexus_list with
+ * an empty channel list; the caller adds the channel before it drops the
+ * mutex (see struct srpt_nexus for the lifetime).
+ *
+ * Return: the nexus, or NULL if memory is short.
  */
-struct srpt_nexus *srpt_get_nexus(struct srpt_port *sport,
-				  const u8 i_port_id[16],
-				  const u8 t_port_id[16])
+static struct srpt_nexus *srpt_get_nexus(struct srpt_port *sport,
+					 const u8 i_port_id[16],
+					 const u8 t_port_id[16])
 {
-	struct srpt_nexus *nexus = NULL, *tmp_nexus = NULL, *n;
+	struct srpt_nexus *nexus;
 
-	for (;;) {
-		mutex_lock(&sport->mutex);
-		list_for_each_entry(n, &sport->nexus_list, entry) {
-			if (memcmp(n->i_port_id, i_port_id, 16) == 0 &&
-			    memcmp(n->t_port_id, t_port_id, 16) == 0) {
-				nexus = n;
-				break;
-			}
-		}
-		if (!nexus && tmp_nexus) {
-			list_add_tail_rcu(&tmp_nexus->entry,
-					  &sport->nexus_list);
-			swap(nexus, tmp_nexus);
-		}
-		mutex_unlock(&sport->mutex);
-
-		if (nexus)
-			break;
-		tmp_nexus = kzalloc(sizeof(*tmp_nexus), GFP_KERNEL);
-		if (!tmp_nexus)
-			return ERR_PTR(-ENOMEM);
-		INIT_LIST_HEAD(&tmp_nexus->ch_list);
-		memcpy(tmp_nexus->i_port_id, i_port_id, 16);
-		memcpy(tmp_nexus->t_port_id, t_port_id, 16);
+	lockdep_assert_held(&sport->mutex);
+	list_for_each_entry(nexus, &sport->nexus_list, entry) {
+		if (memcmp(nexus->i_port_id, i_port_id, 16) == 0 &&
+		    memcmp(nexus->t_port_id, t_port_id, 16) == 0)
+			return nexus;
 	}
-	kfree(tmp_nexus);
+	nexus = kzalloc(sizeof(*nexus), GFP_KERNEL);
+	if (!nexus)
+		return NULL;
+	INIT_LIST_HEAD(&nexus->ch_list);
+	memcpy(nexus->i_port_id, i_port_id, 16);
+	memcpy(nexus->t_port_id, t_port_id, 16);
+	list_add_tail_rcu(&nexus->entry, &sport->nexus_list);
 	return nexus;
+}
+
+/*
+ * Take a released channel off its nexus and free the nexus if that was its
+ * last channel. Caller holds sport->mutex.
+ */
+static void srpt_ch_unlink(struct srpt_rdma_ch *ch)
+{
+	struct srpt_nexus *nexus = ch->nexus;
+
+	lockdep_assert_held(&ch->sport->mutex);
+	list_del_rcu(&ch->list);
+	if (nexus && list_empty(&nexus->ch_list)) {
+		list_del_rcu(&nexus->entry);
+		kfree_rcu(nexus, rcu);
+	}
 }
 
 /**
@@ -163,6 +172,9 @@ static void srpt_qp_event(struct ib_event *event, void *ptr)
 
 	switch (event->event) {
 	case IB_EVENT_COMM_EST:
+		/* the release work may have destroyed the cm_id already */
+		if (srpt_get_ch_state(ch) >= CH_DRAINING)
+			break;
 		if (ch->using_rdma_cm)
 			rdma_notify(ch->rdma_cm.cm_id, event->event);
 		else
@@ -293,11 +305,16 @@ static int srpt_ch_qp_err(struct srpt_rdma_ch *ch)
 	return ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
 }
 
+/*
+ * Destroy the QP and put the CQ. An RDMA CM QP goes through its cm_id while
+ * that still exists (login reject path); the release work destroys the
+ * cm_id first and then the QP directly.
+ */
 static void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
 {
 	if (!ch->qp)
 		return;
-	if (ch->using_rdma_cm)
+	if (ch->using_rdma_cm && ch->rdma_cm.cm_id)
 		rdma_destroy_qp(ch->rdma_cm.cm_id);
 	else
 		ib_destroy_qp(ch->qp);
@@ -480,7 +497,6 @@ static void srpt_release_channel_work(struct work_struct *w);
 /**
  * srpt_ch_create() - allocate a channel with its rings, CQ and QP.
  * @sport: the port the login arrived on.
- * @nexus: the I_T nexus.
  * @ib_cm_id: IB CM id, or NULL for RDMA CM.
  * @rdma_cm_id: RDMA CM id, or NULL for IB CM.
  * @pkey: partition key of the connection.
@@ -489,13 +505,12 @@ static void srpt_release_channel_work(struct work_struct *w);
  * @use_srq: use the device's shared receive queue.
  *
  * The channel holds a port reference and counts in sport->ch_count from here
- * on. The cm_id context is pointed at the channel. It is not yet on the
- * nexus channel list.
+ * on. The cm_id context is pointed at the channel. It has no nexus yet
+ * (srpt_ch_link() gives it one).
  *
  * Return: the channel or an ERR_PTR().
  */
 struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
-				    struct srpt_nexus *nexus,
 				    struct ib_cm_id *ib_cm_id,
 				    struct rdma_cm_id *rdma_cm_id, u16 pkey,
 				    u32 max_ti_iu_len, u16 imm_data_offset,
@@ -515,7 +530,6 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 	INIT_WORK(&ch->release_work, srpt_release_channel_work);
 	ch->zw_cqe.done = srpt_zerolength_write_done;
 	ch->pkey = pkey;
-	ch->nexus = nexus;
 	ch->sport = sport;
 	srpt_port_get_ref(sport);
 	atomic_inc(&sport->ch_count);
@@ -716,6 +730,14 @@ static void srpt_ch_stop_session(struct srpt_rdma_ch *ch)
 /*
  * Release work: runs in process context, never in a CM callback, so it may
  * destroy the cm_id.
+ *
+ * The cm_id is destroyed before anything else: rdma_destroy_id() and
+ * ib_destroy_cm_id() return only after a handler running on that cm_id has
+ * returned, and the login handler (cm.c) may still be between
+ * srpt_ch_link() and its accept or reject, using the QP, the rings and the
+ * channel itself. Once the cm_id is gone no CM callback can reach this
+ * channel, and since the channel is DISCONNECTED no close or disconnect
+ * path touches the cm_id or the QP any more (states only increase).
  */
 static void srpt_release_channel_work(struct work_struct *w)
 {
@@ -726,6 +748,14 @@ static void srpt_release_channel_work(struct work_struct *w)
 
 	pr_debug("%s: releasing channel\n", ch->sess_name);
 	WARN_ON_ONCE(srpt_get_ch_state(ch) != CH_DISCONNECTED);
+
+	if (ch->using_rdma_cm) {
+		rdma_destroy_id(ch->rdma_cm.cm_id);
+		ch->rdma_cm.cm_id = NULL;
+	} else {
+		ib_destroy_cm_id(ch->ib_cm.cm_id);
+		ch->ib_cm.cm_id = NULL;
+	}
 
 	srpt_ch_stop_session(ch);
 
@@ -740,13 +770,8 @@ static void srpt_release_channel_work(struct work_struct *w)
 		srpt_drain_wait_list(ch);
 	srpt_ch_destroy_qp(ch);
 
-	if (ch->using_rdma_cm)
-		rdma_destroy_id(ch->rdma_cm.cm_id);
-	else
-		ib_destroy_cm_id(ch->ib_cm.cm_id);
-
 	mutex_lock(&sport->mutex);
-	list_del_rcu(&ch->list);
+	srpt_ch_unlink(ch);
 	closed = ch->closed;
 	ch->closed = NULL;
 	ch->released = true;
@@ -771,25 +796,39 @@ static bool srpt_ch_tpg_enabled(struct srpt_rdma_ch *ch)
 }
 
 /**
- * srpt_ch_link() - add a channel to its nexus, applying the multichannel
+ * srpt_ch_link() - add a channel to its I_T nexus, applying the multichannel
  * action of the login.
- * @ch: the new channel.
+ * @ch: the new channel; it owns a LIO session.
+ * @i_port_id: initiator port ID of the login request.
+ * @t_port_id: target port ID of the login request.
  * @single: the login asked for SRP_MULTICHAN_SINGLE.
  * @rsp_flags: SRPT_LOGIN_RSP_MULTICHAN_* flags are or-ed in.
  *
- * Return: true if the port and the TPG of the channel's session are still
- * enabled, false if the login must be rejected (the channel is on the list
- * either way, so a later disable of its TPG finds and closes it).
+ * The nexus is looked up or created here, after the ACL check, so that
+ * refused logins leave nothing behind.
+ *
+ * Return: 0 if the channel was linked and the port and the TPG of its
+ * session are still enabled; -ENODEV if it was linked but the port or that
+ * TPG has been disabled meanwhile (a later disable finds the linked channel
+ * and closes it); -ENOMEM if no nexus could be allocated (the channel is not
+ * linked). The login must be rejected on any error.
  */
-bool srpt_ch_link(struct srpt_rdma_ch *ch, bool single, u8 *rsp_flags)
+int srpt_ch_link(struct srpt_rdma_ch *ch, const u8 i_port_id[16],
+		 const u8 t_port_id[16], bool single, u8 *rsp_flags)
 {
 	struct srpt_port *sport = ch->sport;
+	struct srpt_nexus *nexus;
 	struct srpt_rdma_ch *other;
-	bool enabled;
+	int ret = 0;
 
 	mutex_lock(&sport->mutex);
+	nexus = srpt_get_nexus(sport, i_port_id, t_port_id);
+	if (!nexus) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
 	if (single) {
-		list_for_each_entry(other, &ch->nexus->ch_list, list) {
+		list_for_each_entry(other, &nexus->ch_list, list) {
 			if (srpt_disconnect_ch(other) < 0)
 				continue;
 			pr_info("%s: relogin - closed existing channel %s\n",
@@ -799,10 +838,13 @@ bool srpt_ch_link(struct srpt_rdma_ch *ch, bool single, u8 *rsp_flags)
 	} else {
 		*rsp_flags |= SRPT_LOGIN_RSP_MULTICHAN_MAINTAINED;
 	}
-	list_add_tail_rcu(&ch->list, &ch->nexus->ch_list);
-	enabled = sport->enabled && srpt_ch_tpg_enabled(ch);
+	ch->nexus = nexus;
+	list_add_tail_rcu(&ch->list, &nexus->ch_list);
+	if (!sport->enabled || !srpt_ch_tpg_enabled(ch))
+		ret = -ENODEV;
+unlock:
 	mutex_unlock(&sport->mutex);
-	return enabled;
+	return ret;
 }
 
 /**
@@ -953,8 +995,9 @@ static void srpt_log_channels(struct srpt_port *sport)
  * srpt_release_sport() - close every channel of a port and wait for them.
  * @sport: the port (its device is being removed).
  *
- * Logs progress every 5 seconds while channels remain, then frees every
- * nexus of the port.
+ * Logs progress every 5 seconds while channels remain. The release work of
+ * the last channel of a nexus frees it, so no nexus should be left; one that
+ * is left is freed here (with a warning).
  */
 void srpt_release_sport(struct srpt_port *sport)
 {
@@ -969,8 +1012,9 @@ void srpt_release_sport(struct srpt_port *sport)
 	 * Paired with srpt_ch_create(), as in srpt_use_srq(): a login counts
 	 * its channel in ch_count before it reads sport->enabled, so after
 	 * this barrier either that login sees the port disabled or the wait
-	 * below sees its channel. mutex_unlock() alone orders only the store
-	 * before it, not the ch_count load after it.
+	 * below sees its channel (a login handler still running holds a
+	 * device reference, see srpt_sdev_lookup()). mutex_unlock() alone
+	 * orders only the store before it, not the ch_count load after it.
 	 */
 	smp_mb();
 	while (!wait_event_timeout(sport->ch_wq,
@@ -984,6 +1028,7 @@ void srpt_release_sport(struct srpt_port *sport)
 
 	mutex_lock(&sport->mutex);
 	list_for_each_entry_safe(nexus, next, &sport->nexus_list, entry) {
+		WARN_ON_ONCE(!list_empty(&nexus->ch_list));
 		list_del_rcu(&nexus->entry);
 		kfree_rcu(nexus, rcu);
 	}

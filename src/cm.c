@@ -7,8 +7,9 @@
  * into its I_T nexus, then accept or reject. Ownership contract with the
  * CMs: a handler that returns non-zero makes the CM destroy the cm_id; it
  * does so only for a connect request whose login failed before a LIO
- * session existed. In every other case the channel release work destroys
- * the cm_id.
+ * session existed (struct srpt_login.started). In every other case the
+ * channel release work destroys the cm_id, first of all, and that waits for
+ * a handler still running on it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,6 +19,7 @@
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 #include "srpt.h"
+#include "srpt_debug.h"
 #include "srpt_login.h"
 #include "srpt_names.h"
 
@@ -36,6 +38,13 @@ static u16 srpt_rdma_cm_port;
  * @req: the login request (IB CM layout).
  * @src_name: session name derived from the connection (section 4.4).
  * @ch: the channel once created.
+ * @started: @ch owns a LIO session. From then on LIO, an enable=0, a
+ *	     use_srq switch, a relogin or a device removal may close the
+ *	     channel at any time, so only srpt_close_ch() may end it and its
+ *	     release work destroys the cm_id (which waits for this handler to
+ *	     return, see srpt_release_channel_work()). Set only by the login
+ *	     itself and never derived from @ch->sess, which the release work
+ *	     clears.
  * @reason: SRP_LOGIN_REJ reason if the login fails.
  * @rsp_flags: SRP_LOGIN_RSP flags collected so far.
  */
@@ -48,6 +57,7 @@ struct srpt_login {
 	const struct srpt_login_req	*req;
 	const char			*src_name;
 	struct srpt_rdma_ch		*ch;
+	bool				started;
 	u32				reason;
 	u8				rsp_flags;
 };
@@ -123,6 +133,7 @@ static int srpt_login_session(struct srpt_login *l)
 		return PTR_ERR(sess);
 	}
 	ch->sess = sess;
+	l->started = true;
 	return 0;
 }
 
@@ -136,25 +147,18 @@ static int srpt_login_create_ch(struct srpt_login *l)
 		.enabled	= READ_ONCE(l->sport->enabled),
 		.use_srq	= READ_ONCE(l->sdev->use_srq),
 	};
-	struct srpt_nexus *nexus;
 	struct srpt_rdma_ch *ch;
 
 	/*
-	 * Validate before looking up the nexus so that rejected logins do not
-	 * leave nexus objects behind (they live until the device goes away).
+	 * Nothing here is kept per initiator: the I_T nexus is only looked
+	 * up (or created) by srpt_ch_link(), after the ACL check, so refused
+	 * logins leave no memory behind (issue 10, finding 6).
 	 */
 	l->reason = srpt_login_check(req, &lim);
 	if (l->reason)
 		return -EINVAL;
 
-	nexus = srpt_get_nexus(l->sport, req->initiator_port_id,
-			       req->target_port_id);
-	if (IS_ERR(nexus)) {
-		l->reason = SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
-		return PTR_ERR(nexus);
-	}
-
-	ch = srpt_ch_create(l->sport, nexus, l->ib_cm_id, l->rdma_cm_id,
+	ch = srpt_ch_create(l->sport, l->ib_cm_id, l->rdma_cm_id,
 			    l->pkey, be32_to_cpu(req->req_it_iu_len),
 			    srpt_login_imm_data_offset(req, &lim), lim.use_srq);
 	if (IS_ERR(ch)) {
@@ -215,7 +219,13 @@ static int srpt_login_accept(struct srpt_login *l)
 	return ret;
 }
 
-/* Stage: reject. Return: the value the CM handler must return. */
+/*
+ * Stage: reject. Who tears the channel down is decided by @l->started alone:
+ * a started channel is closed (it may already be closing) and its release
+ * work owns the cm_id, so the handler returns 0; otherwise nobody else knows
+ * the channel, it is freed here and the CM destroys the cm_id.
+ * Return: the value the CM handler must return.
+ */
 static int srpt_login_reject(struct srpt_login *l, int err)
 {
 	struct srpt_rdma_ch *ch = l->ch;
@@ -238,8 +248,11 @@ static int srpt_login_reject(struct srpt_login *l, int err)
 	if (ret)
 		pr_warn("sending the login reject failed: %d\n", ret);
 
-	if (ch && ch->sess) {
-		/* The release work owns the cm_id now. */
+	if (l->started) {
+		/*
+		 * @ch is still valid: its release work cannot get past the
+		 * cm_id destruction before this handler has returned.
+		 */
 		srpt_close_ch(ch);
 		return 0;
 	}
@@ -273,12 +286,14 @@ static int srpt_cm_req_recv(struct srpt_login *l)
 	if (ret)
 		return srpt_login_reject(l, ret);
 
-	/* From here on failures close the channel instead of freeing it. */
-	if (!srpt_ch_link(l->ch, srpt_login_single_channel(req),
-			  &l->rsp_flags)) {
+	/* From here on (l->started) failures close the channel. */
+	ret = srpt_ch_link(l->ch, req->initiator_port_id, req->target_port_id,
+			   srpt_login_single_channel(req), &l->rsp_flags);
+	if (ret) {
 		l->reason = SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
-		return srpt_login_reject(l, -ENODEV);
+		return srpt_login_reject(l, ret);
 	}
+	srpt_debug_delay(SRPT_DBG_LOGIN_LINKED);
 
 	if (l->ib_cm_id) {
 		ret = srpt_ch_qp_rtr(l->ch);
@@ -316,26 +331,33 @@ static int srpt_ib_cm_req_recv(struct ib_cm_id *cm_id,
 	struct srpt_login_req req;
 	char name[SRPT_GUID_NAME_SIZE];
 	struct srpt_login l = {
-		.sdev		= cm_id->context,
 		.ib_cm_id	= cm_id,
 		.req		= &req,
 		.src_name	= name,
 	};
+	int ret;
 
+	/* a reference, not the listener's context: see srpt_sdev_lookup() */
+	l.sdev = srpt_sdev_lookup(cm_id->device);
 	if (!l.sdev)
 		return -ECONNREFUSED;
+	srpt_debug_delay(SRPT_DBG_CM_REQ);
 	l.sport = srpt_login_port(l.sdev, param->port);
 	if (!l.sport ||
 	    srpt_login_from_ib_cm(&req, event->private_data,
 				  event->private_data ?
 				  IB_CM_REQ_PRIVATE_DATA_SIZE : 0)) {
 		pr_warn_ratelimited("ignoring malformed IB CM login request\n");
-		return -EINVAL;
+		ret = -EINVAL;
+		goto put;
 	}
 	l.pkey = be16_to_cpu(param->primary_path->pkey);
 	srpt_format_guid_name(name, sizeof(name),
 			      param->primary_path->dgid.raw);
-	return srpt_cm_req_recv(&l);
+	ret = srpt_cm_req_recv(&l);
+put:
+	srpt_sdev_put(l.sdev);
+	return ret;
 }
 
 /* RDMA CM connect request: private data holds the 56-byte variant. */
@@ -349,17 +371,24 @@ static int srpt_rdma_cm_req_recv(struct rdma_cm_id *cm_id,
 		.req		= &req,
 		.src_name	= name,
 	};
+	int ret;
 
-	l.sdev = ib_get_client_data(cm_id->device, &srpt_client);
+	/*
+	 * Not ib_get_client_data(): that pointer carries no reference and
+	 * srpt_remove_one() may free the device meanwhile.
+	 */
+	l.sdev = srpt_sdev_lookup(cm_id->device);
 	if (!l.sdev)
 		return -ECONNREFUSED;
+	srpt_debug_delay(SRPT_DBG_CM_REQ);
 	l.sport = srpt_login_port(l.sdev, cm_id->port_num);
 	if (!l.sport ||
 	    srpt_login_from_rdma_cm(&req, event->param.conn.private_data,
 				    event->param.conn.private_data_len)) {
 		pr_warn_ratelimited("ignoring malformed RDMA CM login request (%u bytes)\n",
 				    event->param.conn.private_data_len);
-		return -EINVAL;
+		ret = -EINVAL;
+		goto put;
 	}
 	if (cm_id->route.path_rec)
 		l.pkey = be16_to_cpu(cm_id->route.path_rec->pkey);
@@ -370,7 +399,10 @@ static int srpt_rdma_cm_req_recv(struct rdma_cm_id *cm_id,
 	 * Existing ACL configurations depend on it.
 	 */
 	snprintf(name, sizeof(name), "%pIS", &cm_id->route.addr.src_addr);
-	return srpt_cm_req_recv(&l);
+	ret = srpt_cm_req_recv(&l);
+put:
+	srpt_sdev_put(l.sdev);
+	return ret;
 }
 
 /* Act on a non-REQ event of a channel (both CMs). */

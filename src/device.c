@@ -613,9 +613,14 @@ void srpt_remove_one(struct ib_device *device, void *client_data)
 	srpt_unregister_mad_agents(sdev, sdev->port_cnt);
 
 	srpt_ib_cm_stop(sdev);
-	/* RDMA/CM requests for this device are refused from now on. */
 	ib_set_client_data(device, &srpt_client, NULL);
-	/* Marks the device removed: configfs operations get -ENODEV. */
+	/*
+	 * Unlinks the device and marks it removed: CM login handlers that
+	 * start from now on find no device (srpt_sdev_lookup()) and configfs
+	 * operations get -ENODEV. A handler that found the device earlier
+	 * holds a reference on it; srpt_release_sport() below either makes
+	 * it see its port disabled or waits for its channel.
+	 */
 	srpt_port_table_del(sdev);
 
 	for (i = 0; i < sdev->port_cnt; i++)

@@ -167,6 +167,42 @@ void srpt_port_table_del(struct srpt_device *sdev)
 	spin_unlock(&srpt_dev_lock);
 }
 
+/**
+ * srpt_sdev_lookup() - find the HCA of an RDMA device, with a reference.
+ * @device: the RDMA device a CM event arrived on.
+ *
+ * Used by the CM handlers instead of the ib_client data, which carries no
+ * reference: srpt_remove_one() may be running on another CPU. The rule
+ * that makes logins safe against removal: a login handler holds this
+ * reference from its first look at the device until it returns, and
+ * srpt_port_table_del() (the first thing srpt_remove_one() does after
+ * stopping the listeners and events) unlinks the device under
+ * srpt_dev_lock, so a handler either got its reference before that or finds
+ * nothing. A handler that got one before either sees its port disabled
+ * (srpt_release_sport() disables every port before it waits) or has
+ * counted its channel in srpt_port.ch_count and is waited for; the
+ * reference keeps the srpt_device memory valid in both cases.
+ *
+ * Context: any context but hard IRQ; takes srpt_dev_lock.
+ * Return: the device with a reference the caller drops with
+ * srpt_sdev_put(), or NULL if @device is not (or no longer) in the table.
+ */
+struct srpt_device *srpt_sdev_lookup(const struct ib_device *device)
+{
+	struct srpt_device *sdev;
+
+	spin_lock(&srpt_dev_lock);
+	list_for_each_entry(sdev, &srpt_dev_list, list) {
+		if (sdev->device == device) {
+			kref_get(&sdev->refcnt);
+			spin_unlock(&srpt_dev_lock);
+			return sdev;
+		}
+	}
+	spin_unlock(&srpt_dev_lock);
+	return NULL;
+}
+
 /*
  * Find the port named @name and its slot. Caller holds srpt_dev_lock.
  * Empty names (not yet set) never match.

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * srpt_debug.h - test-only delay hooks, compiled in only by a debug build
+ * (make SRPT_DEBUG_HOOKS=y, see src/debug.c). In a normal build every hook
+ * is an empty inline function and the module has no debug parameters.
+ */
+#ifndef SRPT_DEBUG_H
+#define SRPT_DEBUG_H
+
+/**
+ * enum srpt_debug_point - places where a debug build can be made to sleep.
+ * @SRPT_DBG_NONE: no hook.
+ * @SRPT_DBG_CM_REQ: a CM connect request handler, right after it found the
+ *		     HCA the request arrived on (login against device
+ *		     removal, issue 10 finding 5).
+ * @SRPT_DBG_LOGIN_LINKED: srpt_cm_req_recv() after the channel was linked
+ *			   into its nexus and before the QP moves to RTR and
+ *			   the login is accepted (login against channel
+ *			   release, issue 10 finding 3).
+ */
+enum srpt_debug_point {
+	SRPT_DBG_NONE		= 0,
+	SRPT_DBG_CM_REQ		= 1,
+	SRPT_DBG_LOGIN_LINKED	= 2,
+};
+
+#ifdef SRPT_DEBUG_HOOKS
+void srpt_debug_delay(enum srpt_debug_point point);
+#else
+static inline void srpt_debug_delay(enum srpt_debug_point point)
+{
+}
+#endif
+
+#endif /* SRPT_DEBUG_H */

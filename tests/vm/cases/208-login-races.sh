@@ -1,0 +1,206 @@
+# SPDX-License-Identifier: GPL-2.0
+# 208-login-races: RDMA CM logins racing against device removal and channel
+# teardown (issue 10, findings 5 and 3). Each check requires that the login
+# is not accepted by a target that is going away, that every channel is
+# released, that no kernel warning is logged (the runner's dmesg check) and
+# that the module unloads afterwards (final checks).
+#
+# Deterministic part, debug build only (make SRPT_DEBUG_HOOKS=y; see
+# src/debug.c): the module parameters debug_delay_point / debug_delay_ms make
+# one point of the login sleep, and the disruption runs inside that sleep.
+#  removal_in_req (finding 5): the connect request handler sleeps right after
+#    it found its HCA while `rdma link delete` removes the HCA. No port
+#    directory exists, so nothing but the login could keep the srpt_device
+#    alive: without a reference the handler reads freed memory.
+#  linked_* (finding 3): the login sleeps after srpt_ch_link() and before its
+#    accept while enable=0 is written, use_srq is switched, the ACL is
+#    removed, another (empty) TPG of the port is removed (which disables the
+#    port), or the HCA is deleted. Before the fix the release work
+#    freed the QP and the session under the sleeping login, and both the
+#    login and the release work freed the channel and its cm_id.
+# Without the debug parameters these checks are reported as SKIP.
+#
+# Stress part, any build:
+#  connect_during_removal (finding 5): a loop of logins with random
+#    initiator port IDs while the HCA is deleted and added again 3 times
+#    (1 quick).
+#  logins_during_toggles (finding 3): two login loops (single-channel and
+#    multichannel logins of one initiator) while enable, use_srq and the
+#    ACL are toggled.
+# vmtest-timeout: 900
+
+SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
+SG=${SG#0x}
+P=/sys/module/ib_srpt/parameters
+DELAY_MS=4000
+
+if ! [ -x /tools/srp_login_loop ]; then
+	skip all "/tools/srp_login_loop missing"
+	exit 0
+fi
+
+# srp_login_bg FILE [options]: one login in the background, output in FILE
+srp_login_bg() {
+	_f=$1
+	shift
+	/tools/srp_login_loop -a "$IP" -p "$CM_PORT" -g "$SG" -T 20000 "$@" > "$_f" 2>&1 &
+	BG=$!
+}
+
+# not_accepted NAME FILE: the login in FILE must not have been accepted
+not_accepted() {
+	if grep -q '^result=accepted' "$2"; then
+		fail "$1" "login accepted by a target going away: $(tr '\n' ' ' < "$2")"
+	else
+		pass "$1" "$(grep '^result=\|^reason=' "$2" | tr '\n' ' ')"
+	fi
+}
+
+# hook POINT: arm the delay hook (0 disarms it)
+hook() {
+	echo "$DELAY_MS" > $P/debug_delay_ms
+	echo "$1" > $P/debug_delay_point
+}
+
+# wait_hook: wait until the login sleeps in the hook
+wait_hook() {
+	wait_for 60 sh -c "dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -q 'debug hook [0-9]*: sleeping'"
+}
+
+# released_ok NAME: the channel of the login that slept in the hook (it was
+# linked into its nexus) has been released
+released_ok() {
+	ours "$1" || return 0
+	if wait_for 30 sh -c "dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -q 'channel released'"; then
+		pass "$1"
+	else
+		fail "$1" "no 'channel released' after the login"
+	fi
+}
+
+# --- deterministic part ------------------------------------------------------
+if ! [ -e $P/debug_delay_point ]; then
+	skip hooks "not a debug build (make SRPT_DEBUG_HOOKS=y)"
+elif is_ref; then
+	skip hooks "in-kernel driver"
+else
+	# Finding 5: the HCA goes away while a connect request handler holds it.
+	mkdir -p "$SRPT" && echo "$CM_PORT" > "$SRPT/discovery_auth/rdma_cm_port"
+	dmesg_mark
+	hook 1
+	srp_login_bg /tmp/race.out -r
+	if wait_hook; then
+		if rxe_del; then
+			wait $BG
+			not_accepted removal_in_req /tmp/race.out
+		else
+			fail removal_in_req "rdma link delete: $ERR"
+		fi
+	else
+		fail removal_in_req "the login never reached the hook"
+	fi
+	hook 0
+	wait $BG 2>/dev/null
+	[ -d /sys/class/infiniband/$IBDEV ] || rxe_add || fail rxe_add_1 "$ERR"
+	teardown_target
+
+	# Finding 3: the channel is closed between srpt_ch_link() and accept.
+	for how in enable0 use_srq acl_rmdir tpg_rmdir rxe_del; do
+		setup_target || break
+		# an empty second TPG: its rmdir disables the port, which closes
+		# the channels of every TPG of the port
+		[ "$how" = tpg_rmdir ] && mkdir "${TPG%/*}/tpgt_2"
+		dmesg_mark
+		hook 2
+		srp_login_bg /tmp/race.out -i "0000000000000000$(echo "$GID0" | cut -d: -f5-8 | tr -d :)"
+		if ! wait_hook; then
+			fail "linked_$how" "the login never reached the hook"
+			hook 0
+			wait $BG
+			teardown_target
+			continue
+		fi
+		case $how in
+		enable0) cfs_write "$TPG/enable" 0 ;;
+		use_srq) run_bounded 60 sh -c "echo 1 > $TPG/attrib/use_srq" ;;
+		acl_rmdir)
+			for a in "$TPG"/acls/*; do
+				[ -d "$a" ] || continue
+				find "$a" -type l -exec rm -f {} \;
+				for l in "$a"/lun_*; do [ -d "$l" ] && rmdir "$l"; done
+				run_bounded 60 rmdir "$a"
+			done
+			;;
+		tpg_rmdir) run_bounded 60 rmdir "${TPG%/*}/tpgt_2" ;;
+		rxe_del) rxe_del || fail "linked_${how}_del" "$ERR" ;;
+		esac
+		wait $BG
+		not_accepted "linked_$how" /tmp/race.out
+		hook 0
+		released_ok "linked_${how}_released"
+		[ -d /sys/class/infiniband/$IBDEV ] || rxe_add || fail "linked_${how}_add" "$ERR"
+		[ "$how" = use_srq ] && cfs_write "$TPG/attrib/use_srq" 0
+		teardown_target || fail "linked_${how}_teardown" "configuration left behind"
+	done
+	hook 0
+	echo 0 > $P/debug_delay_ms
+fi
+
+# --- stress part -------------------------------------------------------------
+# Finding 5: connect loop while the HCA is deleted and re-added.
+mkdir -p "$SRPT" && echo "$CM_PORT" > "$SRPT/discovery_auth/rdma_cm_port"
+rounds=$(reps 3 1)
+( while [ ! -e /tmp/race.stop ]; do
+	# short runs: `rdma link delete` waits for this tool to close rxe0
+	/tools/srp_login_loop -a "$IP" -p "$CM_PORT" -g "$SG" -r -n 3 -T 2000 > /dev/null 2>&1
+done ) &
+LOOP=$!
+ok=1
+i=0
+while [ $i -lt "$rounds" ]; do
+	i=$((i + 1))
+	sleep 2
+	rxe_del || { ok=0; fail connect_during_removal "round $i: rdma link delete: $ERR"; break; }
+	sleep 1
+	rxe_add || { ok=0; fail connect_during_removal "round $i: rdma link add: $ERR"; break; }
+done
+touch /tmp/race.stop
+wait $LOOP
+rm -f /tmp/race.stop
+[ $ok = 1 ] && pass connect_during_removal "$rounds removal(s) during a login loop"
+[ -d /sys/class/infiniband/$IBDEV ] || rxe_add || fail rxe_add_2 "$ERR"
+teardown_target
+
+# Finding 3: login loops while enable, use_srq and the ACLs are toggled.
+IPID=0000000000000000$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
+if setup_target --acl "0x$IPID"; then
+	# one loop asks for a single channel (ends the other loop's channels
+	# during their login), the other for multichannel
+	for f in 0 1; do
+		( while [ ! -e /tmp/race.stop ]; do
+			/tools/srp_login_loop -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" -f $f -n 10 -T 5000 > /dev/null 2>&1
+		done ) &
+	done
+	t=$(reps 12 4)
+	j=0
+	while [ $j -lt "$t" ]; do
+		j=$((j + 1))
+		cfs_write "$TPG/enable" 0
+		cfs_write "$TPG/enable" 1
+		run_bounded 60 sh -c "echo $((j % 2)) > $TPG/attrib/use_srq"
+		a=$TPG/acls/0x$IPID
+		find "$a" -type l -exec rm -f {} \;
+		rmdir "$a"/lun_* 2>/dev/null
+		run_bounded 60 rmdir "$a"
+		mkdir "$a" && mkdir "$a/lun_0" &&
+			ln -s "$TPG/lun/lun_0" "$a/lun_0/default" 2>/dev/null
+	done
+	touch /tmp/race.stop
+	wait
+	rm -f /tmp/race.stop
+	cfs_write "$TPG/attrib/use_srq" 0
+	pass logins_during_toggles "$t rounds of enable, use_srq and ACL toggles"
+	if login; then pass login_after_races; logout_all; else fail login_after_races "$ERR"; fi
+fi
+teardown_target || fail teardown "configuration left behind"
+[ "$(module_refcnt)" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt $(module_refcnt)"
