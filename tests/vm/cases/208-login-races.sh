@@ -14,8 +14,9 @@
 #    alive: without a reference the handler reads freed memory.
 #  linked_* (finding 3): the login sleeps after srpt_ch_link() and before its
 #    accept while enable=0 is written, use_srq is switched, the ACL is
-#    removed, another (empty) TPG of the port is removed (which disables the
-#    port), or the HCA is deleted. Before the fix the release work
+#    removed, or the HCA is deleted: the login must be refused. While another
+#    (enabled, empty) TPG of the port is removed, the login must be accepted
+#    (enable is per TPG since issue 10 finding 12). Before the fix the release work
 #    freed the QP and the session under the sleeping login, and both the
 #    login and the release work freed the channel and its cm_id.
 # Without the debug parameters these checks are reported as SKIP.
@@ -107,9 +108,10 @@ else
 	# Finding 3: the channel is closed between srpt_ch_link() and accept.
 	for how in enable0 use_srq acl_rmdir tpg_rmdir rxe_del; do
 		setup_target || break
-		# an empty second TPG: its rmdir disables the port, which closes
-		# the channels of every TPG of the port
-		[ "$how" = tpg_rmdir ] && mkdir "${TPG%/*}/tpgt_2"
+		# an enabled, empty second TPG: its rmdir must leave the login
+		# in tpgt_1 alone (enable is per TPG, see 209-tpg-rmdir)
+		[ "$how" = tpg_rmdir ] && mkdir "${TPG%/*}/tpgt_2" &&
+			echo 1 > "${TPG%/*}/tpgt_2/enable"
 		dmesg_mark
 		hook 2
 		srp_login_bg /tmp/race.out -i "0000000000000000$(echo "$GID0" | cut -d: -f5-8 | tr -d :)"
@@ -135,7 +137,15 @@ else
 		rxe_del) rxe_del || fail "linked_${how}_del" "$ERR" ;;
 		esac
 		wait $BG
-		not_accepted "linked_$how" /tmp/race.out
+		if [ "$how" = tpg_rmdir ]; then
+			if grep -q '^result=accepted' /tmp/race.out; then
+				pass "linked_$how" "accepted: the removed TPG was another one"
+			else
+				fail "linked_$how" "login refused: $(tr '\n' ' ' < /tmp/race.out)"
+			fi
+		else
+			not_accepted "linked_$how" /tmp/race.out
+		fi
 		hook 0
 		released_ok "linked_${how}_released"
 		[ -d /sys/class/infiniband/$IBDEV ] || rxe_add || fail "linked_${how}_add" "$ERR"
