@@ -138,9 +138,12 @@ if [ "$MODE" = ours ]; then
 		DB=$TOP/build/vm-devbuild/$KVER
 		log "no module in build/$KVER/src: building with scripts/devbuild.sh into $DB"
 		mkdir -p "$DB"
-		# A kernel built here (KBUILD): W=1, and the self-test module too.
+		# A kernel built here (KBUILD): W=1, the self-test module too,
+		# and the test delay hooks (SRPT_DEBUG_HOOKS=y: module
+		# parameters that only 208-login-races uses; they make its
+		# deterministic race checks run on the sanitizer kernel).
 		dbargs=()
-		[ -z "$KBUILD" ] || dbargs=(W=1)
+		[ -z "$KBUILD" ] || dbargs=(W=1 SRPT_DEBUG_HOOKS=y)
 		(flock 9; SRPT_KDIR=$KBUILD SRPT_DEVBUILD_SELFTEST=${KBUILD:+1} \
 			"$TOP/scripts/devbuild.sh" "$KVER" "$DB" "${dbargs[@]}") \
 			9>"$TOP/build/vm-devbuild/.lock-$KVER" > "$DB.log" 2>&1 ||
