@@ -15,12 +15,22 @@
  *     -s HEX     after a successful login send this IU (hex bytes; "@FILE"
  *                reads raw bytes from FILE) and wait for one IU back
  *     -S LEN     pad the IU sent with -s with zeroes to LEN bytes
+ *     -B N       hostile initiator: after a successful login send N SRP_CMDs
+ *                back to back, ignoring the credits the target granted
+ *                (READ(10) of one 512-byte block, direct descriptor), wait
+ *                until the target has received all of them (send
+ *                completions; receivers not ready are retried forever), then
+ *                disconnect at once without waiting for any response
+ *     -L LUN     LUN of the -B commands (default 0)
+ *     -W         -B sends WRITE(10)s of one block as immediate data instead
+ *                (log in with -f 0x80 -o OFF)
  *
  * Output (stdout, one key=value per line): result=accepted|rejected|error,
  * then for accepted: req_lim_delta, max_it_iu_len, max_ti_iu_len, buf_fmt,
  * rsp_flags; for rejected: cm_status and, if an SRP_LOGIN_REJ came back,
  * reason; with -s: sent=N, then reply_len, reply_opcode and reply (hex) or
- * reply=none; with -H: disconnected=0|1. Exit status 0 if the CM exchange
+ * reply=none; with -H: disconnected=0|1; with -B: blast_sent, blast_acked,
+ * blast_rsps (responses received before the disconnect). Exit status 0 if the CM exchange
  * completed (accepted or rejected), 1 otherwise.
  */
 #include <arpa/inet.h>
@@ -209,12 +219,129 @@ static void exchange_iu(struct rdma_cm_id *id, struct ibv_pd *pd,
 		printf("reply=none\n");
 }
 
+/* SRP_CMD fields used by blast() (offsets of the SRP r16a layout). */
+enum {
+	CMD_LEN		= 48,	/* fixed part, descriptors follow */
+	BLAST_BLOCK	= 512,
+	BLAST_RSP_LEN	= 1024,	/* >= the target's max_rsp_size */
+};
+
+/*
+ * Hostile initiator: post N SRP_CMDs without looking at req_lim, wait for
+ * their send completions (the target has received each one), then let the
+ * caller disconnect. Responses that arrive meanwhile are only counted.
+ */
+static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
+		  int n, uint64_t lun, int write_imm, unsigned int imm_off)
+{
+	uint8_t *cmds, *rsps, *data;
+	struct ibv_mr *cmr, *rmr, *dmr;
+	int i, acked = 0, rsps_seen = 0, waited = 0, len;
+	struct ibv_wc wc[16];
+
+	len = write_imm ? (int)imm_off + BLAST_BLOCK : CMD_LEN + 16;
+	cmds = calloc(n, len);
+	rsps = calloc(n, BLAST_RSP_LEN);
+	data = calloc(1, BLAST_BLOCK);
+	if (!cmds || !rsps || !data) {
+		fprintf(stderr, "out of memory\n");
+		return;
+	}
+	cmr = ibv_reg_mr(pd, cmds, (size_t)n * len, IBV_ACCESS_LOCAL_WRITE);
+	rmr = ibv_reg_mr(pd, rsps, (size_t)n * BLAST_RSP_LEN,
+			 IBV_ACCESS_LOCAL_WRITE);
+	dmr = ibv_reg_mr(pd, data, BLAST_BLOCK, IBV_ACCESS_LOCAL_WRITE |
+			 IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	if (!cmr || !rmr || !dmr) {
+		perror("ibv_reg_mr");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct ibv_sge sge = {
+			.addr = (uintptr_t)(rsps + (size_t)i * BLAST_RSP_LEN),
+			.length = BLAST_RSP_LEN,
+			.lkey = rmr->lkey,
+		};
+		struct ibv_recv_wr wr = {
+			.wr_id = 0x10000 + i, .sg_list = &sge, .num_sge = 1,
+		}, *bad;
+
+		if (ibv_post_recv(id->qp, &wr, &bad)) {
+			perror("ibv_post_recv");
+			return;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		uint8_t *c = cmds + (size_t)i * len;
+		uint64_t tag = htobe64(0xb1a5700000000000ULL + i);
+		uint64_t be_lun = htobe64(lun << 48);
+		uint32_t lba = htobe32(i), v32;
+		uint64_t v64;
+		struct ibv_sge sge = {
+			.addr = (uintptr_t)c, .length = len, .lkey = cmr->lkey,
+		};
+		struct ibv_send_wr wr = {
+			.wr_id = i, .sg_list = &sge, .num_sge = 1,
+			.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+		}, *bad;
+
+		c[0] = 0x02;				/* SRP_CMD */
+		memcpy(c + 8, &tag, 8);
+		memcpy(c + 16, &be_lun, 8);
+		c[32] = write_imm ? 0x2a : 0x28;	/* WRITE(10)/READ(10) */
+		memcpy(c + 34, &lba, 4);
+		c[39] = 0;
+		c[40] = 1;				/* one block */
+		if (write_imm) {
+			c[5] = 0x30;			/* data-out: immediate */
+			v32 = htobe32(BLAST_BLOCK);
+			memcpy(c + CMD_LEN, &v32, 4);
+			memset(c + imm_off, 0x5a, BLAST_BLOCK);
+		} else {
+			c[5] = 0x01;			/* data-in: direct */
+			c[7] = 1;
+			v64 = htobe64((uintptr_t)data);
+			memcpy(c + CMD_LEN, &v64, 8);
+			v32 = htobe32(dmr->rkey);
+			memcpy(c + CMD_LEN + 8, &v32, 4);
+			v32 = htobe32(BLAST_BLOCK);
+			memcpy(c + CMD_LEN + 12, &v32, 4);
+		}
+		if (ibv_post_send(id->qp, &wr, &bad)) {
+			perror("ibv_post_send");
+			n = i;
+			break;
+		}
+	}
+	printf("blast_sent=%d\n", n);
+	while (acked < n && waited < timeout_ms) {
+		int k, got = ibv_poll_cq(cq, 16, wc);
+
+		if (got <= 0) {
+			usleep(1000);
+			waited++;
+			continue;
+		}
+		for (k = 0; k < got; k++) {
+			if (wc[k].wr_id >= 0x10000)
+				rsps_seen++;
+			else if (wc[k].status == IBV_WC_SUCCESS)
+				acked++;
+			else
+				waited = timeout_ms;	/* QP failed */
+		}
+	}
+	printf("blast_acked=%d\nblast_rsps=%d\n", acked, rsps_seen);
+}
+
 int main(int argc, char **argv)
 {
 	const char *addr = NULL, *port = "5555";
 	struct login_req_rdma req;
 	uint8_t guid[8] = { 0 };
 	int have_guid = 0, have_tpid = 0, hold_ms = 0, opt, rc = 1, pad = 0;
+	int blast_n = 0, blast_write = 0;
+	uint64_t blast_lun = 0;
 	const char *iu = NULL;
 	unsigned long it_iu_len = 8260, flags = 0, imm_off = 0;
 	struct rdma_event_channel *ec;
@@ -229,7 +356,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&req, 0, sizeof(req));
 	req.initiator_port_id[15] = 1;
-	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:s:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:s:S:B:L:W")) != -1) {
 		switch (opt) {
 		case 'a':
 			addr = optarg;
@@ -272,6 +399,17 @@ int main(int argc, char **argv)
 		case 'S':
 			pad = atoi(optarg);
 			break;
+		case 'B':
+			blast_n = atoi(optarg);
+			if (blast_n < 1 || blast_n > 4096)
+				goto usage;
+			break;
+		case 'L':
+			blast_lun = strtoull(optarg, NULL, 0);
+			break;
+		case 'W':
+			blast_write = 1;
+			break;
 		default:
 			goto usage;
 		}
@@ -306,13 +444,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	pd = ibv_alloc_pd(id->verbs);
-	cq = pd ? ibv_create_cq(id->verbs, 16, NULL, NULL, 0) : NULL;
+	cq = pd ? ibv_create_cq(id->verbs, 16 + 2 * blast_n, NULL, NULL, 0) :
+		  NULL;
 	memset(&qpa, 0, sizeof(qpa));
 	qpa.send_cq = cq;
 	qpa.recv_cq = cq;
 	qpa.qp_type = IBV_QPT_RC;
-	qpa.cap.max_send_wr = 8;
-	qpa.cap.max_recv_wr = 8;
+	qpa.cap.max_send_wr = 8 + blast_n;
+	qpa.cap.max_recv_wr = 8 + blast_n;
 	qpa.cap.max_send_sge = 1;
 	qpa.cap.max_recv_sge = 1;
 	if (!cq || rdma_create_qp(id, pd, &qpa)) {
@@ -373,6 +512,9 @@ int main(int argc, char **argv)
 
 		if (iu)
 			exchange_iu(id, pd, cq, iu, pad);
+		if (blast_n)
+			blast(id, pd, cq, blast_n, blast_lun, blast_write,
+			      imm_off);
 
 		if (hold_ms) {
 			ev = next_event(ec, hold_ms);
@@ -400,7 +542,7 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr,
-		"usage: %s -a ADDR [-p PORT] -g GUID [-t HEX32] [-i HEX32] [-l LEN] [-f FLAGS] [-o OFF] [-H MS] [-T MS] [-s HEX|@FILE] [-S LEN]\n",
+		"usage: %s -a ADDR [-p PORT] -g GUID [-t HEX32] [-i HEX32] [-l LEN] [-f FLAGS] [-o OFF] [-H MS] [-T MS] [-s HEX|@FILE] [-S LEN] [-B N [-L LUN] [-W]]\n",
 		argv[0]);
 	return 2;
 }
