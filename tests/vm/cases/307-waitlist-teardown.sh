@@ -41,8 +41,9 @@ variant() {
 	fi
 	cfs_write "$TPG/enable" 1 || fail "$_v-enable" "$ERR"
 	dmesg_mark
-	_out=$(run_bounded 120 /tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" \
-		-i "$IPID" -T 20000 -B $N -L 1 "$@" 2>&1)
+	run_bounded 120 /tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" \
+		-i "$IPID" -T 20000 -B $N -L 1 "$@"
+	_out=$ERR
 	info "$_v: $(echo "$_out" | tr '\n' ' ')"
 	if echo "$_out" | grep -q "^blast_sent=$N\$"; then
 		pass "$_v-blast" "$(echo "$_out" | grep '^blast_' | tr '\n' ' ')"
@@ -57,8 +58,8 @@ variant() {
 		fail "$_v-released" "channel not released after 90 s: $(dmesg_since | tail -n 5 | tr '\n' ' ')"
 	fi
 	# The target still answers a login (nothing is stuck on the port).
-	_out=$(run_bounded 60 /tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" \
-		-i "$IPID" 2>&1)
+	run_bounded 60 /tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID"
+	_out=$ERR
 	if echo "$_out" | grep -q '^result=accepted'; then
 		pass "$_v-relogin"
 	else
