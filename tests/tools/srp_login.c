@@ -15,7 +15,9 @@
  *     -s HEX     after a successful login send this IU (hex bytes; "@FILE"
  *                reads raw bytes from FILE) and wait for one IU back
  *     -S LEN     pad the IU sent with -s with zeroes to LEN bytes
- *     -B N       hostile initiator: after a successful login send N SRP_CMDs
+ *     -B N       hostile initiator: after a successful login send one REPORT
+ *                LUNS (clears LIO's REPORTED LUNS DATA HAS CHANGED unit
+ *                attention) and wait for its answer, then send N SRP_CMDs
  *                back to back, ignoring the credits the target granted
  *                (READ(10) of one 512-byte block, direct descriptor), wait
  *                until the target has received all of them (send
@@ -30,7 +32,8 @@
  * rsp_flags; for rejected: cm_status and, if an SRP_LOGIN_REJ came back,
  * reason; with -s: sent=N, then reply_len, reply_opcode and reply (hex) or
  * reply=none; with -H: disconnected=0|1; with -B: blast_sent, blast_acked,
- * blast_rsps (responses received before the disconnect). Exit status 0 if the CM exchange
+ * blast_rsps (responses received before the disconnect) and blast_rsp1 (the
+ * first 64 bytes of the first response, hex). Exit status 0 if the CM exchange
  * completed (accepted or rejected), 1 otherwise.
  */
 #include <arpa/inet.h>
@@ -227,6 +230,31 @@ enum {
 };
 
 /*
+ * Poll until both the send and the receive of one exchange have completed.
+ * Return: 0, or -1 on timeout or an error completion.
+ */
+static int wait_exchange(struct ibv_cq *cq)
+{
+	int waited = 0, got_send = 0, got_recv = 0;
+	struct ibv_wc wc;
+
+	while ((!got_send || !got_recv) && waited < timeout_ms) {
+		if (ibv_poll_cq(cq, 1, &wc) <= 0) {
+			usleep(1000);
+			waited++;
+			continue;
+		}
+		if (wc.status != IBV_WC_SUCCESS)
+			return -1;
+		if (wc.wr_id >= 0x10000)
+			got_recv = 1;
+		else
+			got_send = 1;
+	}
+	return got_send && got_recv ? 0 : -1;
+}
+
+/*
  * Hostile initiator: post N SRP_CMDs without looking at req_lim, wait for
  * their send completions (the target has received each one), then let the
  * caller disconnect. Responses that arrive meanwhile are only counted.
@@ -240,15 +268,16 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 	struct ibv_wc wc[16];
 
 	len = write_imm ? (int)imm_off + BLAST_BLOCK : CMD_LEN + 16;
-	cmds = calloc(n, len);
-	rsps = calloc(n, BLAST_RSP_LEN);
+	cmds = calloc(n + 1, len);
+	rsps = calloc(n + 1, BLAST_RSP_LEN);
 	data = calloc(1, BLAST_BLOCK);
 	if (!cmds || !rsps || !data) {
 		fprintf(stderr, "out of memory\n");
 		return;
 	}
-	cmr = ibv_reg_mr(pd, cmds, (size_t)n * len, IBV_ACCESS_LOCAL_WRITE);
-	rmr = ibv_reg_mr(pd, rsps, (size_t)n * BLAST_RSP_LEN,
+	cmr = ibv_reg_mr(pd, cmds, (size_t)(n + 1) * len,
+			 IBV_ACCESS_LOCAL_WRITE);
+	rmr = ibv_reg_mr(pd, rsps, (size_t)(n + 1) * BLAST_RSP_LEN,
 			 IBV_ACCESS_LOCAL_WRITE);
 	dmr = ibv_reg_mr(pd, data, BLAST_BLOCK, IBV_ACCESS_LOCAL_WRITE |
 			 IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
@@ -256,7 +285,7 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 		perror("ibv_reg_mr");
 		return;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i <= n; i++) {
 		struct ibv_sge sge = {
 			.addr = (uintptr_t)(rsps + (size_t)i * BLAST_RSP_LEN),
 			.length = BLAST_RSP_LEN,
@@ -271,7 +300,12 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 			return;
 		}
 	}
-	for (i = 0; i < n; i++) {
+	/*
+	 * Command 0 is a REPORT LUNS to LUN 0, answered before the flood: LIO
+	 * reports REPORTED LUNS DATA HAS CHANGED (the LUN was added after the
+	 * ACL) until the initiator has sent one.
+	 */
+	for (i = 0; i <= n; i++) {
 		uint8_t *c = cmds + (size_t)i * len;
 		uint64_t tag = htobe64(0xb1a5700000000000ULL + i);
 		uint64_t be_lun = htobe64(lun << 48);
@@ -292,7 +326,13 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 		memcpy(c + 34, &lba, 4);
 		c[39] = 0;
 		c[40] = 1;				/* one block */
-		if (write_imm) {
+		if (i == 0) {
+			memset(c + 16, 0, 8);
+			memset(c + 32, 0, 16);
+			c[32] = 0xa0;			/* REPORT LUNS */
+			c[38] = BLAST_BLOCK >> 8;	/* allocation length */
+		}
+		if (write_imm && i) {
 			c[5] = 0x30;			/* data-out: immediate */
 			v32 = htobe32(BLAST_BLOCK);
 			memcpy(c + CMD_LEN, &v32, 4);
@@ -309,9 +349,11 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 		}
 		if (ibv_post_send(id->qp, &wr, &bad)) {
 			perror("ibv_post_send");
-			n = i;
+			n = i - 1;
 			break;
 		}
+		if (i == 0 && wait_exchange(cq))
+			fprintf(stderr, "no answer to REPORT LUNS\n");
 	}
 	printf("blast_sent=%d\n", n);
 	while (acked < n && waited < timeout_ms) {
@@ -323,12 +365,23 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 			continue;
 		}
 		for (k = 0; k < got; k++) {
-			if (wc[k].wr_id >= 0x10000)
-				rsps_seen++;
-			else if (wc[k].status == IBV_WC_SUCCESS)
+			if (wc[k].wr_id >= 0x10000) {
+				const uint8_t *r = rsps + (size_t)
+					(wc[k].wr_id - 0x10000) * BLAST_RSP_LEN;
+
+				if (!rsps_seen++ &&
+				    wc[k].status == IBV_WC_SUCCESS) {
+					printf("blast_rsp1=");
+					for (i = 0; i < 64 &&
+					     i < (int)wc[k].byte_len; i++)
+						printf("%02x", r[i]);
+					printf("\n");
+				}
+			} else if (wc[k].status == IBV_WC_SUCCESS) {
 				acked++;
-			else
+			} else {
 				waited = timeout_ms;	/* QP failed */
+			}
 		}
 	}
 	printf("blast_acked=%d\nblast_rsps=%d\n", acked, rsps_seen);
