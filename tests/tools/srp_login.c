@@ -16,8 +16,8 @@
  *                reads raw bytes from FILE) and wait for one IU back
  *     -S LEN     pad the IU sent with -s with zeroes to LEN bytes
  *     -B N       hostile initiator: after a successful login send one REPORT
- *                LUNS (clears LIO's REPORTED LUNS DATA HAS CHANGED unit
- *                attention) and wait for its answer, then send N SRP_CMDs
+ *                LUNS to LUN (clears LIO's REPORTED LUNS DATA HAS CHANGED
+ *                unit attention there) and wait for its answer, then send N SRP_CMDs
  *                back to back, ignoring the credits the target granted
  *                (READ(10) of one 512-byte block, direct descriptor), wait
  *                until the target has received all of them (send
@@ -301,9 +301,9 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 		}
 	}
 	/*
-	 * Command 0 is a REPORT LUNS to LUN 0, answered before the flood: LIO
-	 * reports REPORTED LUNS DATA HAS CHANGED (the LUN was added after the
-	 * ACL) until the initiator has sent one.
+	 * Command 0 is a REPORT LUNS to the flood's LUN, answered before the
+	 * flood: LIO reports REPORTED LUNS DATA HAS CHANGED (the LUN was added
+	 * after the ACL) on that LUN until a REPORT LUNS addressed to it.
 	 */
 	for (i = 0; i <= n; i++) {
 		uint8_t *c = cmds + (size_t)i * len;
@@ -327,7 +327,6 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 		c[39] = 0;
 		c[40] = 1;				/* one block */
 		if (i == 0) {
-			memset(c + 16, 0, 8);
 			memset(c + 32, 0, 16);
 			c[32] = 0xa0;			/* REPORT LUNS */
 			c[38] = BLAST_BLOCK >> 8;	/* allocation length */
