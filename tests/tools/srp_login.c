@@ -32,8 +32,9 @@
  * rsp_flags; for rejected: cm_status and, if an SRP_LOGIN_REJ came back,
  * reason; with -s: sent=N, then reply_len, reply_opcode and reply (hex) or
  * reply=none; with -H: disconnected=0|1; with -B: blast_sent, blast_acked,
- * blast_rsps (responses received before the disconnect) and blast_rsp1 (the
- * first 64 bytes of the first response, hex). Exit status 0 if the CM exchange
+ * blast_rsps (responses received before the disconnect), blast_status
+ * (their SCSI status counts) and blast_rsp1 (the first 64 bytes of the
+ * first response, hex). Exit status 0 if the CM exchange
  * completed (accepted or rejected), 1 otherwise.
  */
 #include <arpa/inet.h>
@@ -264,6 +265,7 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 {
 	uint8_t *cmds, *rsps, *data;
 	struct ibv_mr *cmr, *rmr, *dmr;
+	int st[3] = { 0 };	/* statuses: GOOD, CHECK CONDITION, other */
 	int i, acked = 0, rsps_seen = 0, waited = 0, len;
 	struct ibv_wc wc[16];
 
@@ -368,6 +370,8 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 				const uint8_t *r = rsps + (size_t)
 					(wc[k].wr_id - 0x10000) * BLAST_RSP_LEN;
 
+				if (wc[k].status == IBV_WC_SUCCESS)
+					st[r[19] == 0 ? 0 : r[19] == 2 ? 1 : 2]++;
 				if (!rsps_seen++ &&
 				    wc[k].status == IBV_WC_SUCCESS) {
 					printf("blast_rsp1=");
@@ -384,6 +388,7 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 		}
 	}
 	printf("blast_acked=%d\nblast_rsps=%d\n", acked, rsps_seen);
+	printf("blast_status=good:%d,check:%d,other:%d\n", st[0], st[1], st[2]);
 }
 
 int main(int argc, char **argv)
