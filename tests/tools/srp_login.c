@@ -16,8 +16,8 @@
  *                reads raw bytes from FILE) and wait for one IU back
  *     -S LEN     pad the IU sent with -s with zeroes to LEN bytes
  *     -B N       hostile initiator: after a successful login send one REPORT
- *                LUNS to LUN (clears LIO's REPORTED LUNS DATA HAS CHANGED
- *                unit attention there) and wait for its answer, then send N SRP_CMDs
+ *                LUNS to LUN and wait for its answer (the channel is then
+ *                known to be live), then send N SRP_CMDs
  *                back to back, ignoring the credits the target granted
  *                (READ(10) of one 512-byte block, direct descriptor), wait
  *                until the target has received all of them (send
@@ -304,8 +304,10 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 	}
 	/*
 	 * Command 0 is a REPORT LUNS to the flood's LUN, answered before the
-	 * flood: LIO reports REPORTED LUNS DATA HAS CHANGED (the LUN was added
-	 * after the ACL) on that LUN until a REPORT LUNS addressed to it.
+	 * flood, so the flood starts on a live channel. It does not clear
+	 * LIO's REPORTED LUNS DATA HAS CHANGED unit attention (the LUN was
+	 * added after the ACL): the first flood command still gets it (seen
+	 * in blast_rsp1 and as one CHECK CONDITION in blast_status).
 	 */
 	for (i = 0; i <= n; i++) {
 		uint8_t *c = cmds + (size_t)i * len;
