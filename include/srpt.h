@@ -5,8 +5,8 @@
  *
  * Object lifetimes and the locks that protect each member are documented
  * next to the members. Lock order: srpt_device.sdev_mutex ->
- * srpt_port.mutex -> srpt_port_id.mutex; srpt_dev_lock (spinlock) and
- * srpt_rdma_ch.spinlock are innermost.
+ * srpt_port.mutex -> srpt_port_id.mutex; srpt_dev_lock (spinlock),
+ * srpt_rdma_ch.spinlock and srpt_rdma_ch.wait_lock are innermost.
  */
 #ifndef SRPT_H
 #define SRPT_H
@@ -53,6 +53,8 @@ enum {
 	SRPT_RDMA_CM_BACKLOG	= 128,
 	SRPT_NAME_LEN		= 64,
 	SRPT_SESS_NAME_LEN	= 40,
+	SRPT_SQ_SPARE_WRS	= 2,	/* zero-length writes + drain marker */
+	SRPT_LAST_WQE_TIMEOUT_MS = 5000,
 };
 
 struct srpt_device;
@@ -282,7 +284,8 @@ struct srpt_nexus {
  * @CH_LIVE: RTU received, QP in RTS; IUs are processed.
  * @CH_DISCONNECTING: DREQ sent or received.
  * @CH_DRAINING: QP in error, zero-length write posted to flush the SQ.
- * @CH_DISCONNECTED: all work requests flushed; release work scheduled.
+ * @CH_DISCONNECTED: every send WR posted before the close write has
+ *	completed; release work scheduled (it drains the rest).
  */
 enum rdma_ch_state {
 	CH_CONNECTING,
@@ -316,7 +319,8 @@ struct srpt_ioctx {
 /**
  * struct srpt_recv_ioctx - receive context.
  * @ioctx: common part.
- * @wait_list: node in srpt_rdma_ch.cmd_wait_list while the IU waits.
+ * @wait_list: node in srpt_rdma_ch.cmd_wait_list from its receive
+ *	       completion until it is handled; srpt_rdma_ch.wait_lock.
  * @byte_len: bytes received (wc->byte_len; peer-controlled).
  */
 struct srpt_recv_ioctx {
@@ -389,7 +393,10 @@ enum srpt_command_state {
  * @queue_status_only: the response carries status only, no data.
  * @local_rsp: the response was built by the driver itself without LIO
  *	       (malformed IU, failed submission); the send completion then
- *	       frees the context instead of handing it back to LIO.
+ *	       frees the context instead of handing it back to LIO. LIO does
+ *	       not count such a command, so the release work waits for it by
+ *	       draining the QP before it removes the session (see
+ *	       struct srpt_rdma_ch).
  * @data_charge: bytes this command charged to srpt_rdma_ch.data_bytes.
  * @sense_data: sense buffer given to LIO.
  */
@@ -416,22 +423,34 @@ struct srpt_send_ioctx {
  * struct srpt_rdma_ch - one SRP channel (one RC connection).
  * @nexus: I_T nexus; NULL until srpt_ch_link(), then immutable. Valid
  *	   while the channel is on its @ch_list (until the release work).
- * @qp: the queue pair.
+ * @qp: the queue pair. Used for posting until the release work has drained
+ *	it (see "Teardown" below); NULL after srpt_ch_destroy_qp().
  * @ib_cm: IB CM connection (when !@using_rdma_cm).
  * @ib_cm.cm_id: IB CM id.
  * @rdma_cm: RDMA CM connection (when @using_rdma_cm).
  * @rdma_cm.cm_id: RDMA CM id.
  * @cq: completion queue (from the CQ pool).
  * @cq_size: entries requested from the CQ pool.
- * @zw_cqe: completion of the zero-length RDMA WRITE used to drain the SQ
- *	    and to kick wait list processing after the RTU.
+ * @rtu_cqe: completion of the zero-length RDMA WRITE posted once the channel
+ *	     is LIVE; its success starts processing the IUs that arrived
+ *	     while connecting. Never schedules the release work.
+ * @close_cqe: completion of the zero-length RDMA WRITE posted by
+ *	       srpt_close_ch() after the QP was moved to the error state; the
+ *	       only completion that schedules the release work. The two writes
+ *	       have their own CQEs so that a flushed @rtu_cqe can never be
+ *	       taken for the end of the send queue.
+ * @last_wqe: completed by the QP event handler on
+ *	      IB_EVENT_QP_LAST_WQE_REACHED (SRQ channels: no receive of this QP
+ *	      completes after it).
  * @rcu: for kfree_rcu().
  * @kref: one reference for the lifetime (dropped by the release work) plus
  *	  temporary references taken by close paths.
  * @closed: completed by the release work if set (srpt_disconnect_ch_sync()).
  * @rq_size: receive ring size and number of LIO tags.
  * @max_rsp_size: size of each send buffer.
- * @sq_wr_avail: send queue WRs still available.
+ * @sq_wr_avail: send queue WRs still available for responses and RDMA
+ *		 (the QP has SRPT_SQ_SPARE_WRS more for the zero-length
+ *		 writes and the drain).
  * @data_bytes: bytes of target-side data buffers the channel's commands
  *		hold (page-rounded per descriptor), charged against
  *		srpt_ch_data_mb in the CQ context when a command is received,
@@ -441,18 +460,36 @@ struct srpt_send_ioctx {
  * @req_lim: diagnostics counter of outstanding credits.
  * @req_lim_delta: credits to return with the next response.
  * @imm_data_offset: offset of immediate data in SRP_CMD, 0 if none.
- * @spinlock: protects @state.
+ * @spinlock: protects @state; srpt_ch_established() also posts the
+ *	      @rtu_cqe write under it.
  * @state: enum rdma_ch_state.
  * @rsp_buf_cache: cache of the send buffers.
  * @ioctx_ring: send contexts, indexed by LIO tag.
  * @req_buf_cache: cache of the receive buffers (no SRQ).
  * @ioctx_recv_ring: receive contexts, NULL with SRQ.
  * @list: node in srpt_nexus.ch_list; srpt_port.mutex for writers.
- * @cmd_wait_list: IUs received before the channel was LIVE or before a
- *		   send context was free; only touched from CQ context.
+ * @wait_lock: protects @cmd_wait_list, @wait_busy, @wait_again and
+ *	       @wait_closed. Innermost; taken from the CQ work, LIO callbacks
+ *	       and the release work, never held while an IU is handled.
+ * @cmd_wait_list: every received IU, in arrival order, until it is handled:
+ *		   srpt_recv_done() appends, srpt_process_wait_list() takes
+ *		   from the head. An IU stays there while the channel is
+ *		   connecting or every LIO tag is in use, so later IUs never
+ *		   overtake it.
+ * @wait_busy: a srpt_process_wait_list() call is handling IUs; only that
+ *	       call takes IUs off @cmd_wait_list. srpt_close_wait_list() waits
+ *	       for it to drop (wait_var_event()).
+ * @wait_again: something changed (a tag was freed, the channel went live)
+ *		while @wait_busy was set: the busy caller tries the head IU
+ *		again before it stops.
+ * @wait_closed: set by the release work (srpt_close_wait_list()); from then
+ *		 on no IU is handled, so no send context is allocated and
+ *		 nothing is posted for an IU any more.
+ * @wait_work: processes @cmd_wait_list when a tag is freed outside the CQ
+ *	       work (a command LIO aborted); queued only while
+ *	       !@wait_closed, cancelled by the release work.
  * @pkey: partition key of the connection.
  * @using_rdma_cm: whether @rdma_cm or @ib_cm is valid.
- * @processing_wait_list: @cmd_wait_list is being processed.
  * @sess: LIO session, NULL before login completes and after release.
  * @sess_name: session (initiator) name used for the ACL lookup.
  * @release_work: tears the channel down in process context.
@@ -462,6 +499,27 @@ struct srpt_send_ioctx {
  *		 by srpt_free_ch(); 0 without SRQ.
  * @short_ius: IUs dropped because they were too short to carry a tag
  *	       (srpt_drop_short_iu()); only touched from CQ context.
+ *
+ * Teardown (srpt_close_ch(), then srpt_release_channel_work()), in order:
+ *  1. the QP goes to the error state and the @close_cqe write is posted;
+ *     its completion proves every earlier send WR has completed and
+ *     schedules the release work;
+ *  2. the cm_id is destroyed first: its destruction waits for a CM handler
+ *     still running on it (a login between srpt_ch_link() and the accept
+ *     decides ownership with its own flag, see cm.c), so no CM event can
+ *     reach the channel afterwards;
+ *  3. the LIO session is stopped and every command LIO counts is waited
+ *     for; IUs still waiting for a tag meanwhile get tags and responses the
+ *     driver builds itself (LIO refuses them), which LIO does not count;
+ *  4. the wait list is closed: no IU is handled after this;
+ *  5. the QP is drained: ib_drain_qp() semantics (send side, then the
+ *     channel's own receive queue), for SRQ QPs first waiting for
+ *     @last_wqe, then the send side. Every completion of the QP, including
+ *     those of the driver-built responses of step 3 (which free their tags
+ *     into the session), has run when this returns;
+ *  6. only now the session is removed and @sess cleared, then the QP and
+ *     the rings are freed.
+ * So nothing posts through @qp or frees a tag into @sess after step 5.
  */
 struct srpt_rdma_ch {
 	struct srpt_nexus	*nexus;
@@ -476,7 +534,9 @@ struct srpt_rdma_ch {
 	};
 	struct ib_cq		*cq;
 	u32			cq_size;
-	struct ib_cqe		zw_cqe;
+	struct ib_cqe		rtu_cqe;
+	struct ib_cqe		close_cqe;
+	struct completion	last_wqe;
 	struct rcu_head		rcu;
 	struct kref		kref;
 	struct completion	*closed;
@@ -496,10 +556,14 @@ struct srpt_rdma_ch {
 	struct kmem_cache	*req_buf_cache;
 	struct srpt_recv_ioctx	**ioctx_recv_ring;
 	struct list_head	list;
+	spinlock_t		wait_lock;	/* see @wait_lock above */
 	struct list_head	cmd_wait_list;
+	bool			wait_busy;
+	bool			wait_again;
+	bool			wait_closed;
+	struct work_struct	wait_work;
 	u16			pkey;
 	bool			using_rdma_cm;
-	bool			processing_wait_list;
 	struct se_session	*sess;
 	char			sess_name[SRPT_SESS_NAME_LEN];
 	struct work_struct	release_work;
@@ -602,7 +666,9 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 int srpt_post_recv(struct srpt_device *sdev, struct srpt_rdma_ch *ch,
 		   struct srpt_recv_ioctx *ioctx);
 void srpt_process_wait_list(struct srpt_rdma_ch *ch);
-void srpt_drain_wait_list(struct srpt_rdma_ch *ch);
+void srpt_wait_list_work(struct work_struct *w);
+void srpt_kick_wait_list(struct srpt_rdma_ch *ch);
+void srpt_close_wait_list(struct srpt_rdma_ch *ch);
 void srpt_put_send_ioctx(struct srpt_send_ioctx *sio);
 int srpt_map_data_in(struct srpt_send_ioctx *sio);
 

@@ -8,7 +8,9 @@
  * through srpt_close_ch(): the QP is moved to the error state and a
  * zero-length RDMA WRITE is posted. Its flush completion proves that every
  * earlier send WR has completed and schedules the release work, which stops
- * the session, drains the receive queue and frees everything.
+ * the session, closes the wait list, drains the QP (send and receive side)
+ * and only then removes the session and frees everything. The order and
+ * why it is safe are written next to struct srpt_rdma_ch (srpt.h).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -182,6 +184,7 @@ static void srpt_qp_event(struct ib_event *event, void *ptr)
 		break;
 	case IB_EVENT_QP_LAST_WQE_REACHED:
 		pr_debug("%s: last WQE reached\n", ch->sess_name);
+		complete(&ch->last_wqe);
 		break;
 	default:
 		pr_err("%s: received QP event %s (%d) in state %s\n",
@@ -191,11 +194,11 @@ static void srpt_qp_event(struct ib_event *event, void *ptr)
 	}
 }
 
-static int srpt_zerolength_write(struct srpt_rdma_ch *ch)
+static int srpt_zerolength_write(struct srpt_rdma_ch *ch, struct ib_cqe *cqe)
 {
 	struct ib_rdma_wr wr = {
 		.wr = {
-			.wr_cqe = &ch->zw_cqe,
+			.wr_cqe = cqe,
 			.opcode = IB_WR_RDMA_WRITE,
 			.send_flags = IB_SEND_SIGNALED,
 		},
@@ -205,19 +208,38 @@ static int srpt_zerolength_write(struct srpt_rdma_ch *ch)
 }
 
 /*
- * Completion of a zero-length write. Success means it was posted after the
- * RTU to get IUs received while connecting processed; a flush error means
- * the QP is in the error state and all earlier send WRs have completed.
+ * Completion of the zero-length write posted when the channel became LIVE:
+ * on success, process the IUs received while connecting. A failure means
+ * the QP is in the error state: if nobody is closing the channel yet (the
+ * HCA moved the QP to error), start closing it. Never schedules the release
+ * work itself: the zero-length write of srpt_close_ch() may still be
+ * outstanding.
  */
-static void srpt_zerolength_write_done(struct ib_cq *cq, struct ib_wc *wc)
+static void srpt_rtu_write_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct srpt_rdma_ch *ch = container_of(wc->wr_cqe, struct srpt_rdma_ch,
-					       zw_cqe);
+					       rtu_cqe);
 
 	if (wc->status == IB_WC_SUCCESS) {
 		srpt_process_wait_list(ch);
 		return;
 	}
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		pr_info("%s: zero-length write failed: %s\n", ch->sess_name,
+			ib_wc_status_msg(wc->status));
+	srpt_close_ch(ch);
+}
+
+/*
+ * Completion of the zero-length write of srpt_close_ch(), posted after the
+ * QP was moved to the error state: every earlier send WR has completed, so
+ * the release work may start.
+ */
+static void srpt_close_write_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srpt_rdma_ch *ch = container_of(wc->wr_cqe, struct srpt_rdma_ch,
+					       close_cqe);
+
 	if (srpt_set_ch_state(ch, CH_DISCONNECTED))
 		srpt_queue_release(ch);
 	else
@@ -355,7 +377,10 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 	init->recv_cq = ch->cq;
 	init->sq_sig_type = IB_SIGNAL_REQ_WR;
 	init->qp_type = IB_QPT_RC;
-	init->cap.max_send_wr = min_t(u32, sq_size / 2, attrs->max_qp_wr);
+	/* The spare WRs are for the zero-length writes and the drain. */
+	init->cap.max_send_wr = min_t(u32, sq_size / 2,
+				      attrs->max_qp_wr - SRPT_SQ_SPARE_WRS) +
+				SRPT_SQ_SPARE_WRS;
 	init->cap.max_rdma_ctxs = sq_size / 2;
 	init->cap.max_send_sge = attrs->max_send_sge;
 	init->cap.max_recv_sge = 1;
@@ -363,7 +388,7 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 	if (use_srq)
 		init->srq = sdev->srq;
 	else
-		init->cap.max_recv_wr = ch->rq_size;
+		init->cap.max_recv_wr = ch->rq_size + 1;	/* drain marker */
 
 	if (ch->using_rdma_cm) {
 		ret = rdma_create_qp(ch->rdma_cm.cm_id, sdev->pd, init);
@@ -383,7 +408,8 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 		}
 		ch->qp = qp;
 	}
-	atomic_set(&ch->sq_wr_avail, init->cap.max_send_wr);
+	atomic_set(&ch->sq_wr_avail,
+		   init->cap.max_send_wr - SRPT_SQ_SPARE_WRS);
 	pr_debug("%s: cq_size %u, sq_size %u, max_send_wr %u, rq_size %d\n",
 		 ch->sess_name, ch->cq_size, sq_size, init->cap.max_send_wr,
 		 ch->rq_size);
@@ -526,9 +552,13 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 	kref_init(&ch->kref);
 	spin_lock_init(&ch->spinlock);
 	INIT_LIST_HEAD(&ch->list);
+	spin_lock_init(&ch->wait_lock);
 	INIT_LIST_HEAD(&ch->cmd_wait_list);
+	INIT_WORK(&ch->wait_work, srpt_wait_list_work);
+	init_completion(&ch->last_wqe);
 	INIT_WORK(&ch->release_work, srpt_release_channel_work);
-	ch->zw_cqe.done = srpt_zerolength_write_done;
+	ch->rtu_cqe.done = srpt_rtu_write_done;
+	ch->close_cqe.done = srpt_close_write_done;
 	ch->pkey = pkey;
 	ch->sport = sport;
 	srpt_port_get_ref(sport);
@@ -603,6 +633,8 @@ put:
 void srpt_ch_destroy_unstarted(struct srpt_rdma_ch *ch)
 {
 	WARN_ON_ONCE(ch->sess);
+	/* IUs received while connecting: SRQ buffers go back to the SRQ. */
+	srpt_close_wait_list(ch);
 	srpt_ch_destroy_qp(ch);
 	srpt_ch_free_rings(ch);
 	if (ch->using_rdma_cm)
@@ -617,7 +649,10 @@ void srpt_ch_destroy_unstarted(struct srpt_rdma_ch *ch)
  * @ch: the channel.
  *
  * The release work is scheduled by the flush completion of the zero-length
- * write, or right away if it cannot be posted.
+ * write (ch->close_cqe), or right away if it cannot be posted. Only the
+ * call that moves the channel to CH_DRAINING gets past the state check, and
+ * the release work cannot start before that call has posted its write, so
+ * ch->qp is valid here.
  *
  * Return: true if this call started closing the channel.
  */
@@ -636,7 +671,7 @@ bool srpt_close_ch(struct srpt_rdma_ch *ch)
 		pr_err("%s: changing the QP state to error failed: %d\n",
 		       ch->sess_name, ret);
 
-	ret = srpt_zerolength_write(ch);
+	ret = srpt_zerolength_write(ch, &ch->close_cqe);
 	if (ret < 0) {
 		pr_err("%s: posting the zero-length write failed: %d\n",
 		       ch->sess_name, ret);
@@ -686,9 +721,14 @@ int srpt_disconnect_ch(struct srpt_rdma_ch *ch)
  *
  * Moves an IB CM QP to RTS, marks the channel LIVE and posts a zero-length
  * write whose completion processes the IUs that arrived while connecting.
+ * The write is posted under ch->spinlock together with the state change, so
+ * a concurrent srpt_close_ch() (which needs the state lock to move on)
+ * posts its own write after it and the QP cannot be released under it.
  */
 void srpt_ch_established(struct srpt_rdma_ch *ch)
 {
+	unsigned long flags;
+	bool live;
 	int ret;
 
 	if (!ch->using_rdma_cm) {
@@ -700,12 +740,18 @@ void srpt_ch_established(struct srpt_rdma_ch *ch)
 			return;
 		}
 	}
-	if (!srpt_set_ch_state(ch, CH_LIVE)) {
+	spin_lock_irqsave(&ch->spinlock, flags);
+	live = srpt_ch_state_may_advance(ch->state, CH_LIVE);
+	if (live) {
+		ch->state = CH_LIVE;
+		ret = srpt_zerolength_write(ch, &ch->rtu_cqe);
+	}
+	spin_unlock_irqrestore(&ch->spinlock, flags);
+	if (!live) {
 		pr_debug("%s: RTU in state %s\n", ch->sess_name,
 			 srpt_ch_state_name(srpt_get_ch_state(ch)));
 		return;
 	}
-	ret = srpt_zerolength_write(ch);
 	if (ret < 0) {
 		pr_err("%s: posting the zero-length write failed: %d\n",
 		       ch->sess_name, ret);
@@ -715,16 +761,35 @@ void srpt_ch_established(struct srpt_rdma_ch *ch)
 	pr_debug("%s: channel is live\n", ch->sess_name);
 }
 
-static void srpt_ch_stop_session(struct srpt_rdma_ch *ch)
+/*
+ * Wait until no completion of the QP can run any more. For a QP with its own
+ * receive queue this is ib_drain_qp(): send side, then receive side (buffers
+ * lent for immediate data are reposted by send completions, before the
+ * receive marker). A QP on the SRQ gets ib_drain_sq() only after its Last
+ * WQE Reached event: no receive completes after that event, and the send
+ * marker completes on the same CQ after every CQE before it has been
+ * handled. ib_drain_qp() is not used for SRQ QPs: kernels without SRQ
+ * support in it only drain the send side, and those with it poll the CQ
+ * directly, which this workqueue-polled (and shared) pool CQ must not be.
+ */
+static void srpt_ch_drain_qp(struct srpt_rdma_ch *ch)
 {
-	struct se_session *sess = ch->sess;
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	unsigned long tmo = msecs_to_jiffies(SRPT_LAST_WQE_TIMEOUT_MS);
+	int ret;
 
-	if (!sess)
+	if (!ch->qp->srq) {
+		ib_drain_qp(ch->qp);
 		return;
-	srpt_compat_stop_session(sess);
-	target_wait_for_sess_cmds(sess);
-	target_remove_session(sess);
-	ch->sess = NULL;
+	}
+	ret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
+	if (ret)
+		pr_warn("%s: moving the QP to error failed: %d\n",
+			ch->sess_name, ret);
+	else if (!wait_for_completion_timeout(&ch->last_wqe, tmo))
+		pr_warn("%s: no Last WQE Reached event after %d ms\n",
+			ch->sess_name, SRPT_LAST_WQE_TIMEOUT_MS);
+	ib_drain_sq(ch->qp);
 }
 
 /*
@@ -749,6 +814,7 @@ static void srpt_release_channel_work(struct work_struct *w)
 	pr_debug("%s: releasing channel\n", ch->sess_name);
 	WARN_ON_ONCE(srpt_get_ch_state(ch) != CH_DISCONNECTED);
 
+	/* The steps are explained next to struct srpt_rdma_ch. */
 	if (ch->using_rdma_cm) {
 		rdma_destroy_id(ch->rdma_cm.cm_id);
 		ch->rdma_cm.cm_id = NULL;
@@ -756,18 +822,17 @@ static void srpt_release_channel_work(struct work_struct *w)
 		ib_destroy_cm_id(ch->ib_cm.cm_id);
 		ch->ib_cm.cm_id = NULL;
 	}
-
-	srpt_ch_stop_session(ch);
-
-	/*
-	 * The zero-length write ordered the send queue only. Flush the
-	 * per-channel receive queue too before the buffers go away.
-	 */
-	if (ch->ioctx_recv_ring && ch->qp)
-		ib_drain_rq(ch->qp);
-	/* IUs still on the wait list give their SRQ buffers back */
+	if (ch->sess) {
+		srpt_compat_stop_session(ch->sess);
+		target_wait_for_sess_cmds(ch->sess);
+	}
+	srpt_close_wait_list(ch);
 	if (ch->qp)
-		srpt_drain_wait_list(ch);
+		srpt_ch_drain_qp(ch);
+	if (ch->sess) {
+		target_remove_session(ch->sess);
+		ch->sess = NULL;
+	}
 	srpt_ch_destroy_qp(ch);
 
 	mutex_lock(&sport->mutex);

@@ -8,9 +8,19 @@
  *
  * Contexts: receive, send, RDMA READ and zero-length-write completions of a
  * channel all run on the channel's CQ (IB_POLL_WORKQUEUE), so they are
- * serialized; the wait list is touched only there. LIO callbacks run in
- * LIO's own work items and may race with the completions of the same
- * command only where the state machine in rsp.c says so.
+ * serialized. LIO callbacks run in LIO's own work items and may race with
+ * the completions of the same command only where the state machine in
+ * rsp.c says so.
+ *
+ * The wait list: every received IU is appended to ch->cmd_wait_list and
+ * handled from its head by one srpt_process_wait_list() caller at a time
+ * (ch->wait_busy). The caller is the CQ work (a receive or send completion,
+ * the zero-length write after the RTU) or ch->wait_work, queued when LIO
+ * frees a tag outside the CQ work (an aborted command). An IU that cannot
+ * be handled yet (channel connecting, no free tag) stays at the head, so
+ * IUs are started in arrival order. ch->wait_lock protects the list and
+ * the flags but is never held while an IU is handled; the release work
+ * closes the list (srpt_close_wait_list()) before it drains the QP.
  *
  * Where this differs from the in-kernel driver:
  *  - a malformed SRP_CMD, a command whose resources cannot be allocated and
@@ -32,6 +42,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/slab.h>
+#include <linux/wait_bit.h>
 #include <scsi/scsi_common.h>
 #include <scsi/scsi_proto.h>
 
@@ -507,7 +518,7 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 	bool lent = false;
 	int ret;
 
-	/* srpt_handle_new_iu() dropped IUs too short to carry a tag. */
+	/* srpt_try_iu() dropped IUs too short to carry a tag. */
 	if (WARN_ON_ONCE(srpt_iu_tag(srp_cmd, rio->byte_len, &cmd->tag)))
 		cmd->tag = 0;
 	ret = srpt_iu_parse_cmd(srp_cmd, rio->byte_len, srp_max_req_size,
@@ -629,7 +640,7 @@ static void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
 	u64 tag;
 	int ret;
 
-	/* srpt_handle_new_iu() dropped IUs too short to carry a tag. */
+	/* srpt_try_iu() dropped IUs too short to carry a tag. */
 	if (WARN_ON_ONCE(srpt_iu_tag(tsk, rio->byte_len, &tag)))
 		tag = 0;
 	srpt_set_cmd_state(sio, SRPT_STATE_MGMT);
@@ -685,16 +696,16 @@ static void srpt_drop_short_iu(struct srpt_rdma_ch *ch,
 }
 
 /**
- * srpt_handle_new_iu() - process a received information unit.
+ * srpt_try_iu() - handle one received information unit if possible.
  * @ch: channel it arrived on.
- * @rio: receive context.
+ * @rio: receive context, already taken off the wait list.
  *
- * Context: the channel's CQ context (or the wait list processing there).
+ * Context: srpt_process_wait_list(), the only caller.
  * Return: false if the IU has to wait (channel still connecting or no free
- * tag) and was queued on the wait list; true if it was consumed.
+ * tag; nothing was done); true if it was consumed (its buffer is reposted
+ * or lent to the command).
  */
-static bool srpt_handle_new_iu(struct srpt_rdma_ch *ch,
-			       struct srpt_recv_ioctx *rio)
+static bool srpt_try_iu(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
 {
 	struct srpt_send_ioctx *sio = NULL;
 	bool lent = false;
@@ -702,7 +713,7 @@ static bool srpt_handle_new_iu(struct srpt_rdma_ch *ch,
 	int opcode;
 
 	if (unlikely(READ_ONCE(ch->state) == CH_CONNECTING))
-		goto wait;
+		return false;
 
 	iu = rio->ioctx.buf + rio->ioctx.offset;
 	opcode = srpt_iu_opcode(iu, rio->byte_len);
@@ -717,11 +728,9 @@ static bool srpt_handle_new_iu(struct srpt_rdma_ch *ch,
 		} else {
 			sio = srpt_get_send_ioctx(ch);
 			if (unlikely(!sio))
-				goto wait;
+				return false;
 		}
 	}
-	if (!list_empty(&rio->wait_list))
-		list_del_init(&rio->wait_list);
 
 	switch (opcode) {
 	case SRPT_OP_CMD:
@@ -753,17 +762,33 @@ static bool srpt_handle_new_iu(struct srpt_rdma_ch *ch,
 	if (!lent)
 		srpt_repost_recv(ch, rio);
 	return true;
+}
 
-wait:
-	if (list_empty(&rio->wait_list))
-		list_add_tail(&rio->wait_list, &ch->cmd_wait_list);
-	return false;
+/*
+ * An IU that will never be handled (the wait list is closed): a buffer of
+ * the device's SRQ goes back to the SRQ, which other channels share; a
+ * buffer of the channel's own ring is freed with the ring.
+ */
+static void srpt_drop_iu(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
+{
+	struct srpt_device *sdev = ch->sport->sdev;
+	int ret;
+
+	if (ch->ioctx_recv_ring)
+		return;
+	ret = srpt_post_recv(sdev, NULL, rio);
+	if (ret)
+		pr_info_ratelimited("%s: returning an SRQ buffer failed: %d\n",
+				    ch->sess_name, ret);
 }
 
 /**
  * srpt_recv_done() - receive completion handler.
  * @cq: completion queue.
  * @wc: work completion of a receive posted by srpt_post_recv().
+ *
+ * Appends the IU to the wait list and processes the list, so that the IU
+ * does not overtake IUs that are still waiting.
  *
  * Context: CQ context of the channel.
  */
@@ -773,6 +798,8 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct srpt_recv_ioctx *rio =
 		container_of(wc->wr_cqe, struct srpt_recv_ioctx, ioctx.cqe);
 	struct srpt_device *sdev = ch->sport->sdev;
+	unsigned long flags;
+	bool closed;
 	int req_lim;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
@@ -804,48 +831,133 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 			pr_err_ratelimited("%s: initiator exceeded its credits (%d)\n",
 					   ch->sess_name, req_lim);
 	}
-	srpt_handle_new_iu(ch, rio);
+
+	spin_lock_irqsave(&ch->wait_lock, flags);
+	closed = ch->wait_closed;
+	if (!closed) {
+		WARN_ON_ONCE(!list_empty(&rio->wait_list));
+		list_add_tail(&rio->wait_list, &ch->cmd_wait_list);
+	}
+	spin_unlock_irqrestore(&ch->wait_lock, flags);
+	if (closed)
+		srpt_drop_iu(ch, rio);
+	else
+		srpt_process_wait_list(ch);
 }
 
 /**
- * srpt_process_wait_list() - process IUs that had to wait.
+ * srpt_process_wait_list() - handle the IUs on the wait list, oldest first.
  * @ch: channel.
  *
- * Called after the channel became live (zero-length write completion) and
- * after each send completion, which may have freed a tag.
+ * Called after each receive and send completion, after the channel became
+ * live (zero-length write completion) and from ch->wait_work when LIO freed
+ * a tag elsewhere. If another caller is already handling IUs, it is told to
+ * look again (ch->wait_again) and this call returns at once. Stops at the
+ * first IU that cannot be handled yet, and when the list is closed.
  *
- * Context: CQ context of the channel.
+ * Context: process context (CQ work or ch->wait_work); handling an IU may
+ * sleep.
  */
 void srpt_process_wait_list(struct srpt_rdma_ch *ch)
 {
-	struct srpt_recv_ioctx *rio, *tmp;
+	struct srpt_recv_ioctx *rio;
+	unsigned long flags;
+	bool done;
 
-	if (list_empty(&ch->cmd_wait_list) || ch->processing_wait_list)
+	spin_lock_irqsave(&ch->wait_lock, flags);
+	if (ch->wait_busy) {
+		ch->wait_again = true;
+		spin_unlock_irqrestore(&ch->wait_lock, flags);
 		return;
-	ch->processing_wait_list = true;
-	list_for_each_entry_safe(rio, tmp, &ch->cmd_wait_list, wait_list) {
-		if (!srpt_handle_new_iu(ch, rio))
+	}
+	ch->wait_busy = true;
+	while (!ch->wait_closed) {
+		rio = list_first_entry_or_null(&ch->cmd_wait_list,
+					       struct srpt_recv_ioctx,
+					       wait_list);
+		if (!rio)
+			break;
+		/*
+		 * Off the list while it is handled: once reposted, the buffer
+		 * may complete again and be appended by srpt_recv_done().
+		 */
+		list_del_init(&rio->wait_list);
+		ch->wait_again = false;
+		spin_unlock_irqrestore(&ch->wait_lock, flags);
+
+		done = srpt_try_iu(ch, rio);
+
+		spin_lock_irqsave(&ch->wait_lock, flags);
+		if (done)
+			continue;
+		/* Back to the head: later IUs were only appended meanwhile. */
+		list_add(&rio->wait_list, &ch->cmd_wait_list);
+		if (!ch->wait_again)
 			break;
 	}
-	ch->processing_wait_list = false;
+	ch->wait_busy = false;
+	spin_unlock_irqrestore(&ch->wait_lock, flags);
+	wake_up_var(&ch->wait_busy);
 }
 
 /**
- * srpt_drain_wait_list() - drop the IUs still waiting on a dying channel.
- * @ch: channel being released; its QP still exists and every completion
- *	of it has been processed (the zero-length write has flushed).
- *
- * Receive buffers of the device's SRQ are posted again, so that the SRQ
- * does not lose a buffer per IU left behind; buffers of the channel's own
- * ring are freed with the ring.
+ * srpt_wait_list_work() - ch->wait_work: process the wait list.
+ * @w: the work item.
  */
-void srpt_drain_wait_list(struct srpt_rdma_ch *ch)
+void srpt_wait_list_work(struct work_struct *w)
+{
+	srpt_process_wait_list(container_of(w, struct srpt_rdma_ch,
+					    wait_work));
+}
+
+/**
+ * srpt_kick_wait_list() - a tag was freed outside the CQ work.
+ * @ch: channel.
+ *
+ * Queues ch->wait_work if IUs are waiting and the list is still open, so
+ * that a tag freed by an aborted command is not left unused while IUs wait
+ * for one (no send completion would follow to process the list).
+ *
+ * Context: any.
+ */
+void srpt_kick_wait_list(struct srpt_rdma_ch *ch)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->wait_lock, flags);
+	if (!ch->wait_closed && !list_empty(&ch->cmd_wait_list))
+		queue_work(system_wq, &ch->wait_work);
+	spin_unlock_irqrestore(&ch->wait_lock, flags);
+}
+
+/**
+ * srpt_close_wait_list() - stop handling IUs on a channel being released.
+ * @ch: channel; its LIO session is stopped and LIO's commands are done.
+ *
+ * After this returns no IU of @ch is handled any more: the caller handling
+ * IUs (if any) has finished, ch->wait_work is neither queued nor running,
+ * and IUs received later are dropped by srpt_recv_done(). The IUs still
+ * waiting are dropped here (SRQ buffers go back to the SRQ).
+ *
+ * Context: process context (the release work).
+ */
+void srpt_close_wait_list(struct srpt_rdma_ch *ch)
 {
 	struct srpt_recv_ioctx *rio, *tmp;
+	unsigned long flags;
+	LIST_HEAD(left);
 
-	list_for_each_entry_safe(rio, tmp, &ch->cmd_wait_list, wait_list) {
+	spin_lock_irqsave(&ch->wait_lock, flags);
+	ch->wait_closed = true;
+	spin_unlock_irqrestore(&ch->wait_lock, flags);
+	wait_var_event(&ch->wait_busy, !READ_ONCE(ch->wait_busy));
+	cancel_work_sync(&ch->wait_work);
+
+	spin_lock_irqsave(&ch->wait_lock, flags);
+	list_splice_init(&ch->cmd_wait_list, &left);
+	spin_unlock_irqrestore(&ch->wait_lock, flags);
+	list_for_each_entry_safe(rio, tmp, &left, wait_list) {
 		list_del_init(&rio->wait_list);
-		if (ch->qp->srq)
-			srpt_repost_recv(ch, rio);
+		srpt_drop_iu(ch, rio);
 	}
 }

@@ -579,15 +579,21 @@ int srpt_check_stop_free(struct se_cmd *cmd)
 /**
  * srpt_release_cmd() - free a command (LIO callback, last reference).
  * @cmd: the command.
+ *
+ * The freed tag may be what IUs on the wait list are waiting for. After a
+ * send completion the CQ work processes the list anyway, but a command LIO
+ * aborted has no send completion, so the list is kicked here.
  */
 void srpt_release_cmd(struct se_cmd *cmd)
 {
 	struct srpt_send_ioctx *sio =
 		container_of(cmd, struct srpt_send_ioctx, cmd);
+	struct srpt_rdma_ch *ch = sio->ch;
 
 	WARN_ON_ONCE(sio->state != SRPT_STATE_DONE &&
 		     !(cmd->transport_state & CMD_T_ABORTED));
 	srpt_put_send_ioctx(sio);
+	srpt_kick_wait_list(ch);
 }
 
 /**

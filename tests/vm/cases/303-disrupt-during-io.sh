@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # 303-disrupt-during-io: the channel goes away while commands are in flight
 # (srpt-spec.md 4.8, 5.13): logout, ACL removal and rdma link delete, each
-# while fio runs at QD 32. Nothing may hang, no warning may appear (the
-# final dmesg scan) and the module must unload afterwards.
+# while fio runs at QD 32; then logout and enable=0 with use_srq=1 (the
+# channel's QP is on the shared receive queue: its receives must be drained
+# through Last WQE Reached before the channel is freed). Nothing may hang,
+# no warning may appear (the final dmesg scan) and the module must unload
+# afterwards.
 # vmtest-timeout: 420
 
 FIO_LOG=/tmp/303-fio.log
@@ -95,6 +98,43 @@ else
 	fail login "rxe test: $ERR"
 fi
 teardown_target || fail teardown "after rxe test"
+
+# srq_login: a target with use_srq=1, logged in.
+srq_login() {
+	setup_target --size 64 --no-enable || return 1
+	cfs_write "$TPG/attrib/use_srq" 1 || { ERR="use_srq: $ERR"; return 1; }
+	cfs_write "$TPG/enable" 1 || { ERR="enable: $ERR"; return 1; }
+	login
+}
+
+# 4. logout with use_srq=1
+if no_disks; srq_login; then
+	start_fio
+	if run_bounded 60 sh -c 'for p in /sys/class/srp_remote_ports/*; do echo 1 > $p/delete; done'; then
+		pass srq-logout-returned
+	else
+		fail srq-logout-returned "deleting the remote port hung or failed: $ERR"
+	fi
+	stop_fio srq-logout
+else
+	fail login "SRQ logout test: $ERR"
+fi
+teardown_target || fail teardown "after SRQ logout test"
+
+# 5. enable=0 with use_srq=1 (the target closes the channel)
+if no_disks; srq_login; then
+	start_fio
+	if run_bounded 60 sh -c "echo 0 > $TPG/enable"; then
+		pass srq-disable-returned
+	else
+		fail srq-disable-returned "echo 0 > enable hung or failed: $ERR"
+	fi
+	logout_all
+	stop_fio srq-disable
+else
+	fail login "SRQ disable test: $ERR"
+fi
+teardown_target || fail teardown "after SRQ disable test"
 
 # The module must unload and load again.
 if srpt_reload; then
