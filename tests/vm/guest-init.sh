@@ -58,7 +58,7 @@ DMESG_PAT='WARNING:|BUG:|Oops|Call Trace|refcount_t|list_(add|del) corruption|ge
 # Informational lines of the sanitizer kernel that DMESG_PAT would match:
 # its boot banners, and the line of the final kmemleak scan (kmemleak_check
 # judges the leaks itself).
-DMESG_IGNORE='kmemleak: Kernel memory leak detector initialized|kmemleak: Automatic memory scanning thread|new suspected memory leaks \(see /sys/kernel/debug/kmemleak\)|DMA-API: preallocated [0-9]+ debug entries|DMA-API: debugging enabled by kernel config|KFENCE: initialized|DMA-API: cacheline tracking'
+DMESG_IGNORE='kmemleak: Kernel memory leak detector initialized|kmemleak: Automatic memory scanning thread|new suspected memory leaks \(see /sys/kernel/debug/kmemleak\)|DMA-API: preallocated [0-9]+ debug entries|DMA-API: debugging enabled by kernel config|KFENCE: initialized|DMA-API: cacheline tracking|RCU callback double-/use-after-free debug is enabled'
 dmesg_bad() { grep -E "$DMESG_PAT" | grep -v -E "$DMESG_IGNORE"; }
 
 finish() {
