@@ -28,7 +28,7 @@ VERBOSE_KMSG=0
 VMTEST_QUICK=0
 VMTEST_SANITIZER=0
 [ -f /etc/vmtest.conf ] && . /etc/vmtest.conf
-export SRPT_MODE CASE_TIMEOUT VMTEST_QUICK
+export SRPT_MODE CASE_TIMEOUT VMTEST_QUICK VMTEST_SANITIZER
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
