@@ -28,7 +28,7 @@ VERBOSE_KMSG=0
 VMTEST_QUICK=0
 VMTEST_SANITIZER=0
 [ -f /etc/vmtest.conf ] && . /etc/vmtest.conf
-export SRPT_MODE CASE_TIMEOUT VMTEST_QUICK
+export SRPT_MODE CASE_TIMEOUT VMTEST_QUICK VMTEST_SANITIZER
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -58,7 +58,7 @@ DMESG_PAT='WARNING:|BUG:|Oops|Call Trace|refcount_t|list_(add|del) corruption|ge
 # Informational lines of the sanitizer kernel that DMESG_PAT would match:
 # its boot banners, and the line of the final kmemleak scan (kmemleak_check
 # judges the leaks itself).
-DMESG_IGNORE='kmemleak: Kernel memory leak detector initialized|kmemleak: Automatic memory scanning thread|new suspected memory leaks \(see /sys/kernel/debug/kmemleak\)|DMA-API: preallocated [0-9]+ debug entries|DMA-API: debugging enabled by kernel config|KFENCE: initialized|DMA-API: cacheline tracking'
+DMESG_IGNORE='kmemleak: Kernel memory leak detector initialized|kmemleak: Automatic memory scanning thread|new suspected memory leaks \(see /sys/kernel/debug/kmemleak\)|DMA-API: preallocated [0-9]+ debug entries|DMA-API: debugging enabled by kernel config|KFENCE: initialized|DMA-API: cacheline tracking|RCU callback double-/use-after-free debug is enabled'
 dmesg_bad() { drop_known_kbugs | grep -E "$DMESG_PAT" | grep -v -E "$DMESG_IGNORE"; }
 
 # drop_known_kbugs (filter of kernel log lines): removes the sanitizer

@@ -37,6 +37,8 @@
 #                                  second and third kernel to stay in the CI time
 #                                  budget): for loop counts, fio runtimes, sizes
 #   is_quick                       true in a quick run ($VMTEST_QUICK=1)
+#   is_sanitizer                   true on the sanitizer kernel (run.sh 6.12-debug:
+#                                  3-6 times slower; $VMTEST_SANITIZER=1)
 #   is_ref                         true when running the in-kernel driver
 #   ours NAME                      false (and NAME reported SKIP) with --ref: guards
 #                                  checks that read srpt-dkms log messages
@@ -159,6 +161,7 @@ xfail_ref() {
 	fi
 }
 is_quick() { [ "${VMTEST_QUICK:-0}" = 1 ]; }
+is_sanitizer() { [ "${VMTEST_SANITIZER:-0}" = 1 ]; }
 reps() { if is_quick; then echo "$2"; else echo "$1"; fi; }
 xfail_ref_dmesg() {
 	is_ref && echo "$*" > "$RESULTS_DIR/$CASE.refdmesg"
