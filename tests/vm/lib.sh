@@ -38,7 +38,9 @@
 #                                  budget): for loop counts, fio runtimes, sizes
 #   is_quick                       true in a quick run ($VMTEST_QUICK=1)
 #   is_sanitizer                   true on the sanitizer kernel (run.sh 6.12-debug:
-#                                  3-6 times slower; $VMTEST_SANITIZER=1)
+#                                  3-6 times slower; $VMTEST_SANITIZER=1); there
+#                                  fio_verify moves a quarter of its size
+#                                  (san_size), at least 1m and one request
 #   is_ref                         true when running the in-kernel driver
 #   ours NAME                      false (and NAME reported SKIP) with --ref: guards
 #                                  checks that read srpt-dkms log messages
@@ -572,9 +574,29 @@ reload_ib_srp() {
 FIO_COMMON="--direct=1 --ioengine=libaio --verify=crc32c --do_verify=1
  --verify_fatal=1 --randrepeat=0 --group_reporting"
 
+# san_size SIZE: SIZE (fio syntax, k/m suffix) divided by 4 on the sanitizer
+# kernel, where KASAN makes every I/O several times slower, but not below
+# 1m or the request size $_bs (fio_verify uses it for every job).
+san_size() {
+	is_sanitizer || { echo "$1"; return; }
+	case $1 in
+	*m) _ss=$(( ${1%m} * 1024 / 4 )) ;;
+	*k) _ss=$(( ${1%k} / 4 )) ;;
+	*) echo "$1"; return ;;
+	esac
+	[ "$_ss" -ge 1024 ] || _ss=1024
+	case ${_bs:-} in
+	*m) [ "$_ss" -ge $(( ${_bs%m} * 1024 )) ] || _ss=$(( ${_bs%m} * 1024 )) ;;
+	*k) [ "$_ss" -ge "${_bs%k}" ] || _ss=${_bs%k} ;;
+	esac
+	case $1 in *k) [ "$_ss" -le "${1%k}" ] || _ss=${1%k} ;; esac
+	echo "${_ss}k"
+}
+
 fio_verify() {
 	_fn=$1 _dev=$2 _rw=$3 _bs=$4 _qd=$5 _sz=$6
 	shift 6
+	_sz=$(san_size "$_sz")
 	_t0=$(date +%s)
 	# shellcheck disable=SC2086
 	if _out=$(fio --name="$_fn" --filename="$_dev" --rw="$_rw" --bs="$_bs" \
