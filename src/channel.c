@@ -990,10 +990,12 @@ static void srpt_close_channels(struct srpt_port *sport,
 			if (tpg && (!ch->sess || ch->sess->se_tpg != tpg))
 				continue;
 			if (srpt_disconnect_ch(ch) >= 0)
-				pr_info("Closing channel %s because %s %s_%u has been disabled\n",
-					ch->sess_name, tpg ? "a TPG of" : "target",
+				pr_info("Closing channel %s because target %s_%u%s%s%s has been disabled\n",
+					ch->sess_name,
 					srpt_sdev_name(sport->sdev),
-					sport->port);
+					sport->port, tpg ? " (" : "",
+					tpg ? config_item_name(&tpg->tpg_group.cg_item) : "",
+					tpg ? ")" : "");
 			srpt_close_ch(ch);
 		}
 	}
