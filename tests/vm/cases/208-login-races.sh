@@ -34,10 +34,13 @@ SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
 SG=${SG#0x}
 P=/sys/module/ib_srpt/parameters
 # The disruption must happen while the login sleeps in the hook. Removing
-# every candidate ACL (acl_rmdir) takes about 10 s on the sanitizer kernel,
-# longer than 4 s: there the login was accepted before its ACL was reached.
+# every candidate ACL (acl_rmdir) takes several seconds on the sanitizer
+# kernel, longer than 4 s: there the login was accepted before its ACL was
+# reached.
+# The login tool waits up to LOGIN_T ms for each CM step (20 s with 4 s).
 DELAY_MS=4000
-is_sanitizer && DELAY_MS=30000
+is_sanitizer && DELAY_MS=15000
+LOGIN_T=$((DELAY_MS * 2 + 12000))
 
 if ! [ -x /tools/srp_login_loop ]; then
 	skip all "/tools/srp_login_loop missing"
@@ -48,7 +51,7 @@ fi
 srp_login_bg() {
 	_f=$1
 	shift
-	/tools/srp_login_loop -a "$IP" -p "$CM_PORT" -g "$SG" -T 20000 "$@" > "$_f" 2>&1 &
+	/tools/srp_login_loop -a "$IP" -p "$CM_PORT" -g "$SG" -T "$LOGIN_T" "$@" > "$_f" 2>&1 &
 	BG=$!
 }
 
