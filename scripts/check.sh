@@ -180,7 +180,7 @@ fi
 # Each run is limited to its share of what is left of CHECK_BUDGET (weights:
 # full 2, quick 1, quick on the sanitizer kernel 2: it is 2-3 times slower),
 # but never to less than a floor that such a run needs on 2 cores (full
-# 1800 s, quick 1200 s, sanitizer 2400 s): a run that goes over the budget
+# 1800 s, quick 1200 s, sanitizer 3000 s): a run that goes over the budget
 # is reported by the total time, not failed by a timeout it would not need.
 first=${VM_KERNELS%% *}
 weight() { # weight KERNEL full|quick
@@ -189,7 +189,7 @@ weight() { # weight KERNEL full|quick
 	fi
 }
 floor() { # floor KERNEL full|quick
-	case $1 in *-debug) echo 2400 ;; *) [ "$2" = full ] && echo 1800 || echo 1200 ;; esac
+	case $1 in *-debug) echo 3000 ;; *) [ "$2" = full ] && echo 1800 || echo 1200 ;; esac
 }
 for k in $VM_KERNELS; do
 	quick=--quick
