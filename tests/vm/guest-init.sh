@@ -314,7 +314,11 @@ pass setup_done
 # --- cases ------------------------------------------------------------------------------
 case_timeout() { # per-case override: a line "# vmtest-timeout: N" in the case file
 	_ct=$(sed -n 's/^# *vmtest-timeout: *\([0-9][0-9]*\).*/\1/p' "$1" | head -n1)
-	echo "${_ct:-$CASE_TIMEOUT}"
+	_ct=${_ct:-$CASE_TIMEOUT}
+	# The sanitizer kernel runs cases 3-6 times slower (quick mode and
+	# san_size absorb most of it): twice the limit there.
+	[ "${VMTEST_SANITIZER:-0}" = 1 ] && _ct=$((_ct * 2))
+	echo "$_ct"
 }
 # vmtest.from=CASE (kernel command line): skip the cases before CASE. run.sh
 # sets it when it boots again after a known kernel bug (see README.md).
