@@ -398,6 +398,11 @@ enum srpt_command_state {
  *	       draining the QP before it removes the session (see
  *	       struct srpt_rdma_ch).
  * @data_charge: bytes this command charged to srpt_rdma_ch.data_bytes.
+ * @rsp_entry: node in srpt_rdma_ch.rsp_wait_list while the response waits
+ *	       for send queue room (srpt_defer_rsp()).
+ * @rsp_len: length of that response, already built in the send buffer.
+ * @rsp_delta: credits it grants (taken by srpt_take_credits()).
+ * @rsp_state: state the command enters when it is posted.
  * @sense_data: sense buffer given to LIO.
  */
 struct srpt_send_ioctx {
@@ -416,6 +421,10 @@ struct srpt_send_ioctx {
 	u8			n_rw_mapped;
 	bool			queue_status_only;
 	bool			local_rsp;
+	struct list_head	rsp_entry;
+	int			rsp_len;
+	u32			rsp_delta;
+	enum srpt_command_state	rsp_state;
 	u8			sense_data[TRANSPORT_SENSE_BUFFER];
 };
 
@@ -488,6 +497,18 @@ struct srpt_send_ioctx {
  * @wait_work: processes @cmd_wait_list when a tag is freed outside the CQ
  *	       work (a command LIO aborted); queued only while
  *	       !@wait_closed, cancelled by the release work.
+ * @rsp_lock: protects @rsp_wait_list and @rsp_closed, and serializes the
+ *	      posts of deferred responses. Taken with interrupts disabled,
+ *	      from the CQ work and LIO callbacks; nothing is taken inside it
+ *	      but the verbs provider's own locks (ib_post_send()).
+ * @rsp_wait_list: responses without data that found the send queue full
+ *		   and that LIO cannot retry (driver-built responses, TMF
+ *		   responses, commands without a device), oldest first;
+ *		   posted by srpt_post_deferred_rsps() after send queue
+ *		   entries come back.
+ * @rsp_closed: set by the release work (srpt_close_rsp_list()) before the
+ *		QP is drained; from then on deferred responses are dropped,
+ *		never posted.
  * @pkey: partition key of the connection.
  * @using_rdma_cm: whether @rdma_cm or @ib_cm is valid.
  * @sess: LIO session, NULL before login completes and after release.
@@ -511,7 +532,9 @@ struct srpt_send_ioctx {
  *  3. the LIO session is stopped and every command LIO counts is waited
  *     for; IUs still waiting for a tag meanwhile get tags and responses the
  *     driver builds itself (LIO refuses them), which LIO does not count;
- *  4. the wait list is closed: no IU is handled after this;
+ *  4. the wait list is closed: no IU is handled after this; then the list
+ *     of deferred responses is closed and what is still on it is dropped
+ *     (srpt_close_rsp_list()): nothing is posted for them after this;
  *  5. the QP is drained: ib_drain_qp() semantics (send side, then the
  *     channel's own receive queue), for SRQ QPs first waiting for
  *     @last_wqe, then the send side. Every completion of the QP, including
@@ -562,6 +585,9 @@ struct srpt_rdma_ch {
 	bool			wait_again;
 	bool			wait_closed;
 	struct work_struct	wait_work;
+	spinlock_t		rsp_lock;	/* see @rsp_lock above */
+	struct list_head	rsp_wait_list;
+	bool			rsp_closed;
 	u16			pkey;
 	bool			using_rdma_cm;
 	struct se_session	*sess;
@@ -687,5 +713,7 @@ int srpt_queue_data_in(struct se_cmd *cmd);
 int srpt_queue_status(struct se_cmd *cmd);
 void srpt_queue_tm_rsp(struct se_cmd *cmd);
 void srpt_aborted_task(struct se_cmd *cmd);
+void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch);
+void srpt_close_rsp_list(struct srpt_rdma_ch *ch);
 
 #endif /* SRPT_H */

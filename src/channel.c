@@ -554,6 +554,8 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 	INIT_LIST_HEAD(&ch->list);
 	spin_lock_init(&ch->wait_lock);
 	INIT_LIST_HEAD(&ch->cmd_wait_list);
+	spin_lock_init(&ch->rsp_lock);
+	INIT_LIST_HEAD(&ch->rsp_wait_list);
 	INIT_WORK(&ch->wait_work, srpt_wait_list_work);
 	init_completion(&ch->last_wqe);
 	INIT_WORK(&ch->release_work, srpt_release_channel_work);
@@ -635,6 +637,7 @@ void srpt_ch_destroy_unstarted(struct srpt_rdma_ch *ch)
 	WARN_ON_ONCE(ch->sess);
 	/* IUs received while connecting: SRQ buffers go back to the SRQ. */
 	srpt_close_wait_list(ch);
+	srpt_close_rsp_list(ch);
 	srpt_ch_destroy_qp(ch);
 	srpt_ch_free_rings(ch);
 	if (ch->using_rdma_cm)
@@ -827,6 +830,7 @@ static void srpt_release_channel_work(struct work_struct *w)
 		target_wait_for_sess_cmds(ch->sess);
 	}
 	srpt_close_wait_list(ch);
+	srpt_close_rsp_list(ch);
 	if (ch->qp)
 		srpt_ch_drain_qp(ch);
 	if (ch->sess) {

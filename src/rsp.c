@@ -16,8 +16,11 @@
  *  - responses the driver generates itself are built without touching an
  *    uninitialised se_cmd or a freed se_tmr_req; the send completion then
  *    frees the tag;
- *  - a response that does not fit in the send queue is retried by LIO
- *    (-EAGAIN) instead of being dropped.
+ *  - a response that does not fit in the send queue is never dropped: LIO
+ *    retries those of SCSI commands it owns (-EAGAIN); the others (built
+ *    by the driver, TMF responses, commands without a device) wait on the
+ *    channel's list of deferred responses until send completions give
+ *    room back (srpt_defer_rsp()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -144,6 +147,114 @@ static void srpt_untake_credits(struct srpt_rdma_ch *ch, u32 delta)
 	atomic_add(delta - 1, &ch->req_lim_delta);
 }
 
+/*
+ * Drop a response that was not posted: its credits go to a later response
+ * and the command is freed (by LIO if it owns it).
+ */
+static void srpt_drop_rsp(struct srpt_send_ioctx *sio)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+
+	srpt_untake_credits(ch, sio->rsp_delta);
+	srpt_return_credit(ch);
+	sio->state = SRPT_STATE_DONE;
+	if (sio->local_rsp)
+		srpt_put_send_ioctx(sio);
+	else
+		target_put_sess_cmd(&sio->cmd);
+}
+
+/**
+ * srpt_post_deferred_rsps() - post the responses waiting for send queue room.
+ * @ch: channel.
+ *
+ * Called after send queue entries came back (send and RDMA READ
+ * completions) and by srpt_defer_rsp() itself, which may have raced with
+ * such a completion: whoever adds to the list or gives room back then
+ * looks at the list under @ch->rsp_lock, so no response is left waiting
+ * while the queue has room. Responses are posted oldest first until one
+ * does not fit. Once the release work has closed the list they are dropped.
+ *
+ * Context: any; takes @ch->rsp_lock with interrupts disabled.
+ */
+void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch)
+{
+	struct srpt_send_ioctx *sio, *next;
+	unsigned long flags;
+	LIST_HEAD(dropped);
+	int ret;
+
+	if (list_empty_careful(&ch->rsp_wait_list))
+		return;
+	spin_lock_irqsave(&ch->rsp_lock, flags);
+	while ((sio = list_first_entry_or_null(&ch->rsp_wait_list,
+					       struct srpt_send_ioctx,
+					       rsp_entry))) {
+		ret = ch->rsp_closed ? -ESHUTDOWN :
+			srpt_post_rsp(sio, sio->rsp_len, false,
+				      sio->rsp_state);
+		if (ret == -EAGAIN)
+			break;
+		if (ret)
+			list_move_tail(&sio->rsp_entry, &dropped);
+		else
+			list_del(&sio->rsp_entry);
+	}
+	spin_unlock_irqrestore(&ch->rsp_lock, flags);
+
+	list_for_each_entry_safe(sio, next, &dropped, rsp_entry) {
+		list_del(&sio->rsp_entry);
+		pr_debug("%s: dropping deferred response of tag %#llx\n",
+			 ch->sess_name, sio->cmd.tag);
+		srpt_drop_rsp(sio);
+	}
+}
+
+/**
+ * srpt_defer_rsp() - let a response wait for send queue room.
+ * @sio: send context; its send buffer holds the response, which grants
+ *	 @sio->rsp_delta credits.
+ * @len: length of the response.
+ * @state: state the command enters when the response is posted.
+ *
+ * For responses LIO cannot retry. Send queue entries are only missing while
+ * earlier WRs are outstanding, so a completion will give room back and post
+ * it; the SRP credits bound how many responses can wait.
+ */
+static void srpt_defer_rsp(struct srpt_send_ioctx *sio, int len,
+			   enum srpt_command_state state)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	unsigned long flags;
+
+	sio->rsp_len = len;
+	sio->rsp_state = state;
+	pr_warn_ratelimited("%s: IB send queue full, response of tag %#llx deferred\n",
+			    ch->sess_name, sio->cmd.tag);
+	spin_lock_irqsave(&ch->rsp_lock, flags);
+	list_add_tail(&sio->rsp_entry, &ch->rsp_wait_list);
+	spin_unlock_irqrestore(&ch->rsp_lock, flags);
+	srpt_post_deferred_rsps(ch);
+}
+
+/**
+ * srpt_close_rsp_list() - drop the deferred responses for good.
+ * @ch: channel, in its release work: no IU is handled any more and LIO has
+ *	no command left on the channel's session.
+ *
+ * Called before the QP is drained, so that nothing is posted after the
+ * drain marker (see struct srpt_rdma_ch, "Teardown").
+ */
+void srpt_close_rsp_list(struct srpt_rdma_ch *ch)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->rsp_lock, flags);
+	ch->rsp_closed = true;
+	spin_unlock_irqrestore(&ch->rsp_lock, flags);
+	srpt_post_deferred_rsps(ch);
+}
+
 /**
  * srpt_send_local_rsp() - answer a command or TMF LIO does not own.
  * @sio: send context (state NEW or MGMT).
@@ -157,19 +268,21 @@ static void srpt_untake_credits(struct srpt_rdma_ch *ch, u32 delta)
 static void srpt_send_local_rsp(struct srpt_send_ioctx *sio, int len,
 				u32 delta)
 {
-	struct srpt_rdma_ch *ch = sio->ch;
 	enum srpt_command_state state = sio->state == SRPT_STATE_MGMT ?
 		SRPT_STATE_MGMT_RSP_SENT : SRPT_STATE_CMD_RSP_SENT;
+	int ret;
 
 	sio->local_rsp = true;
 	/* Nothing is transferred: the rw contexts need no send WRs. */
 	sio->n_rdma = 0;
-	if (len >= 0 && srpt_post_rsp(sio, len, false, state) == 0)
+	sio->rsp_delta = delta;
+	ret = len < 0 ? len : srpt_post_rsp(sio, len, false, state);
+	if (ret == 0)
 		return;
-	srpt_untake_credits(ch, delta);
-	srpt_return_credit(ch);
-	sio->state = SRPT_STATE_DONE;
-	srpt_put_send_ioctx(sio);
+	if (ret == -EAGAIN)
+		srpt_defer_rsp(sio, len, state);
+	else
+		srpt_drop_rsp(sio);
 }
 
 /**
@@ -261,6 +374,7 @@ static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		pr_err("%s: response completion for tag %#llx came too late\n",
 		       ch->sess_name, sio->cmd.tag);
 
+	srpt_post_deferred_rsps(ch);
 	srpt_process_wait_list(ch);
 }
 
@@ -295,6 +409,7 @@ static void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	WARN_ON_ONCE(sio->n_rdma == 0);
 	atomic_add(sio->n_rdma, &ch->sq_wr_avail);
 	sio->n_rdma = 0;
+	srpt_post_deferred_rsps(ch);
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
@@ -493,22 +608,26 @@ static int srpt_queue_response(struct se_cmd *cmd)
 	if (!ret)
 		return 0;
 
-	srpt_untake_credits(ch, delta);
+	sio->rsp_delta = delta;
 	/*
 	 * Send queue full: let LIO retry. That needs the device of the
-	 * command; TMFs and commands that never reached a LUN are dropped.
+	 * command; responses of TMFs and of commands that never reached a
+	 * LUN wait on the channel instead (they carry no data).
 	 */
 	if (ret == -EAGAIN && new_state == SRPT_STATE_CMD_RSP_SENT &&
 	    cmd->se_dev) {
+		srpt_untake_credits(ch, delta);
 		pr_warn_ratelimited("%s: IB send queue full, response of tag %#llx retried\n",
 				    ch->sess_name, cmd->tag);
 		return -EAGAIN;
 	}
+	if (ret == -EAGAIN && !with_data) {
+		srpt_defer_rsp(sio, len, new_state);
+		return 0;
+	}
 	pr_warn_ratelimited("%s: dropping response of tag %#llx: %d\n",
 			    ch->sess_name, cmd->tag, ret);
-	srpt_return_credit(ch);
-	sio->state = SRPT_STATE_DONE;
-	target_put_sess_cmd(cmd);
+	srpt_drop_rsp(sio);
 	return 0;
 }
 
