@@ -5,10 +5,10 @@
 # rmmod ib_srpt works afterwards.
 # vmtest-timeout: 600
 
-# A quick run on the sanitizer kernel does 20 (50 take 540 s there).
+# A quick run on the sanitizer kernel does 12 (50 take 540 s there).
 if [ -z "${CYCLES:-}" ]; then
 	CYCLES=50
-	is_sanitizer && is_quick && CYCLES=20
+	is_sanitizer && is_quick && CYCLES=12
 fi
 
 slab_srpt() { grep '^srpt' /proc/slabinfo 2>/dev/null | awk '{print $1, $2}' | sort; }

@@ -141,12 +141,14 @@ check_growth() {
 soak() { grep -q 'vmtest\.soak=1' /proc/cmdline; }
 N1=$(reps 1000 500)
 # sanitizer kernel: the counts are not asserted there (see above), and a
-# login takes over 1 s: exercise the paths under KASAN, no more
-is_sanitizer && N1=100
+# login takes over 1 s: exercise the paths under KASAN, no more (the
+# warm-ups too: WARM logins)
+WARM=100
+is_sanitizer && N1=40 WARM=20
 soak && N1=10000
 if setup_target --acl 0x00000000000000000000000000000abc; then
 	# warm-up (caches, rxe pools, per-CPU slabs), not measured
-	flood refused_warmup 100 rejected 0x00010006
+	flood refused_warmup $WARM rejected 0x00010006
 	snapshot
 	flood refused "$N1" rejected 0x00010006 &&
 		check_growth refused "$N1"
@@ -155,10 +157,10 @@ teardown_target || fail teardown_1 "configuration left behind"
 
 # 2. Accepted through the connection-name ACL, logged out at once.
 N2=$(reps 300 150)
-is_sanitizer && N2=50
+is_sanitizer && N2=20
 soak && N2=1000
 if setup_target --port guid --acl "$IP"; then
-	flood accepted_warmup 100 accepted
+	flood accepted_warmup $WARM accepted
 	snapshot
 	flood accepted "$N2" accepted &&
 		check_growth accepted "$N2"
