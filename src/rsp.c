@@ -190,15 +190,17 @@ void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch)
 	while ((sio = list_first_entry_or_null(&ch->rsp_wait_list,
 					       struct srpt_send_ioctx,
 					       rsp_entry))) {
+		/* Off the list before the post: the completion may free it. */
+		list_del(&sio->rsp_entry);
 		ret = ch->rsp_closed ? -ESHUTDOWN :
 			srpt_post_rsp(sio, sio->rsp_len, false,
 				      sio->rsp_state);
-		if (ret == -EAGAIN)
+		if (ret == -EAGAIN) {
+			list_add(&sio->rsp_entry, &ch->rsp_wait_list);
 			break;
+		}
 		if (ret)
-			list_move_tail(&sio->rsp_entry, &dropped);
-		else
-			list_del(&sio->rsp_entry);
+			list_add_tail(&sio->rsp_entry, &dropped);
 	}
 	spin_unlock_irqrestore(&ch->rsp_lock, flags);
 
