@@ -63,7 +63,8 @@ int srpt_login_from_rdma_cm(struct srpt_login_req *req, const void *pdata,
 }
 
 /**
- * srpt_login_check() - validate a login request (spec 4.3 step 4).
+ * srpt_login_check() - validate a login request (docs/design.md, "Login
+ * stages", step 2).
  * @req: the request.
  * @lim: target limits and port state.
  *
