@@ -4,8 +4,8 @@
  *
  * Parses login requests from CM private data, validates them, builds the
  * login response and reject IUs and maps CM events to channel actions.
- * Built into the module and, with -DSRPT_USERSPACE, into
- * tests/unit/test_login.
+ * Built into the module and, with -DSRPT_USERSPACE, into the unit test
+ * tests/unit/test_login.c.
  */
 #include "srpt_login.h"
 
