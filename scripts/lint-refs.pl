@@ -11,7 +11,7 @@
 #                 docs/design.md, does not exist. A path is a word with a
 #                 '/' whose first component is a top-level directory of the
 #                 repository (src, include, tests, scripts, docs, man,
-#                 debian, rpm) or a directory next to the file, or a bare
+#                 debian, rpm, .ci) or a directory next to the file, or a bare
 #                 file name ending in .md, .c, .h or .sh (searched in the
 #                 whole tree). <placeholders>, NNN and '*' match anything;
 #                 build products (.ko, .o, generated/) only need their
@@ -41,7 +41,7 @@ use warnings;
 my $top = shift or die "usage: $0 TOPDIR\n";
 chdir $top or die "lint-refs: cannot cd to $top: $!\n";
 
-my @topdirs = qw(src include tests scripts docs man debian rpm);
+my @topdirs = qw(src include tests scripts docs man debian rpm .ci);
 my $design = 'docs/design.md';
 
 sub slurp {
