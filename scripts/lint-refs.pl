@@ -5,6 +5,10 @@
 # scripts/lint.sh). Prints one line per dangling reference,
 # "FILE:LINE: TYPE: message", and exits 1 if there is any, 2 if the kernel
 # headers needed for REF_FUNCTION are missing, 0 otherwise.
+# lint-refs.pl --self-test runs the checks on a small tree with known good
+# and dangling references (built in a temporary directory) and exits 0 only
+# if exactly the expected findings come out; scripts/lint.sh runs it first,
+# so a checker that stops finding anything fails the lint.
 #
 #   REF_PATH      a repository path named in a comment of src/*.c or
 #                 include/*.h, or in README.md, tests/vm/README.md or
@@ -38,7 +42,8 @@
 use strict;
 use warnings;
 
-my $top = shift or die "usage: $0 TOPDIR\n";
+my $top = shift or die "usage: $0 TOPDIR | --self-test\n";
+exit self_test() if $top eq '--self-test';
 chdir $top or die "lint-refs: cannot cd to $top: $!\n";
 
 my @topdirs = qw(src include tests scripts docs man debian rpm .ci);
@@ -315,3 +320,69 @@ sub by_place {
 print "$_\n" for sort by_place @findings;
 exit 1 if @findings;
 exit $rc_headers;
+
+# ---- self-test -------------------------------------------------------
+
+sub spew {
+	my ($f, $s) = @_;
+	(my $d = $f) =~ s{/[^/]*$}{};
+	system('mkdir', '-p', $d) == 0 or die "lint-refs: mkdir $d\n";
+	open(my $fh, '>', $f) or die "lint-refs: $f: $!\n";
+	print $fh $s;
+	close $fh;
+}
+
+sub self_test {
+	my $t = "/tmp/lint-refs-selftest.$$";
+	system('rm', '-rf', $t);
+	spew("$t/docs/design.md", <<'EOT');
+# Design
+## Good heading
+See "Good heading" and "Bad internal".
+EOT
+	spew("$t/README.md", <<'EOT');
+See `src/a.c`, `src/missing.c`, docs/design.md and /elsewhere/notes.md.
+EOT
+	spew("$t/tests/vm/README.md", "cases/NNN-name.sh, lib.sh\n");
+	spew("$t/tests/vm/lib.sh", "# docs/design.md, \"Good heading\"\n");
+	spew("$t/tests/vm/cases/001-x.sh",
+	     "# docs/design.md, \"Good\n# heading\" and \"No\n# such\"\n");
+	spew("$t/include/a.h", "/* a_fn(), kernel_fn(), nowhere_fn() */\n");
+	spew("$t/src/a.c", <<'EOT');
+/*
+ * Good: a_fn(), A_MACRO(), kernel_fn(), docs/design.md, "Good heading",
+ * a.h, tests/vm/cases/NNN-name.sh. Bad: gone.h, gone-spec.md, bad_fn(),
+ * docs/design.md, "Bad heading".
+ */
+static const char *s = "bad_in_string() docs/design.md, \"Nope\"";
+#define A_MACRO(x) (x)
+int a_fn(void)
+{
+	return 0; // src/gone.c
+}
+EOT
+	spew("$t/kh/linux/k.h", "void kernel_fn(void);\n");
+	my @want = (
+		'README.md:1: REF_PATH: /elsewhere/notes.md is outside the repository (documents belong in it)',
+		'README.md:1: REF_PATH: src/missing.c does not exist in the repository',
+		'docs/design.md:3: REF_HEADING: docs/design.md has no heading "Bad internal"',
+		'include/a.h:1: REF_FUNCTION: nowhere_fn() is defined neither in the tree nor in the kernel headers (nor in scripts/lint-kernel-symbols)',
+		'src/a.c:3: REF_FUNCTION: bad_fn() is defined neither in the tree nor in the kernel headers (nor in scripts/lint-kernel-symbols)',
+		'src/a.c:3: REF_PATH: no file named gone-spec.md in the repository',
+		'src/a.c:3: REF_PATH: no file named gone.h in the repository',
+		'src/a.c:4: REF_HEADING: docs/design.md has no heading "Bad heading"',
+		'src/a.c:10: REF_PATH: src/gone.c does not exist in the repository',
+		'tests/vm/cases/001-x.sh:1: REF_HEADING: docs/design.md has no heading "No such"',
+	);
+	local $ENV{SRPT_LINT_KHEADERS} = "$t/kh";
+	my @got = `perl "$0" "$t"`;
+	my $rc = $? >> 8;
+	chomp @got;
+	system('rm', '-rf', $t);
+	my $want = join "\n", @want;
+	my $got = join "\n", @got;
+	return 0 if $rc == 1 && $got eq $want;
+	print "lint-refs.pl --self-test: expected (exit 1):\n$want\n",
+	      "got (exit $rc):\n$got\n";
+	return 1;
+}
