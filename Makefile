@@ -10,7 +10,8 @@
 #                                  INSTALL_MOD_DIR=updates + depmod
 #   make check                     run the whole test suite (scripts/check.sh)
 #   make matrix                    build matrix (scripts/matrix.sh)
-#   make lint                      checkpatch --strict + kernel-doc
+#   make lint                      checkpatch --strict + kernel-doc +
+#                                  references (scripts/lint.sh)
 #   make clean
 #
 # MLNX_OFED / DOCA-OFED: when /usr/src/ofa_kernel/<arch>/<kver> or

@@ -4,7 +4,9 @@
  * source file offers the others, grouped by defining file.
  *
  * Object lifetimes and the locks that protect each member are documented
- * next to the members. Lock order: srpt_device.sdev_mutex ->
+ * next to the members; docs/design.md, "Objects", "References and
+ * lifetimes" and "Locking" give the overview. Lock order:
+ * srpt_device.sdev_mutex ->
  * srpt_port.mutex -> srpt_port_id.mutex; srpt_dev_lock (spinlock),
  * srpt_rdma_ch.spinlock and srpt_rdma_ch.wait_lock are innermost.
  */
@@ -32,7 +34,7 @@
 #include "srpt_compat.h"
 #include "srpt_proto.h"
 
-/* Limits and defaults (srpt-spec.md Appendix A). */
+/* Limits and defaults (docs/design.md, "Limits and defaults"). */
 enum {
 	MIN_SRPT_SQ_SIZE	= 16,
 	DEF_SRPT_SQ_SIZE	= 4096,
@@ -543,6 +545,7 @@ struct srpt_send_ioctx {
  *  6. only now the session is removed and @sess cleared, then the QP and
  *     the rings are freed.
  * So nothing posts through @qp or frees a tag into @sess after step 5.
+ * docs/design.md, "Channel release" describes the whole sequence.
  */
 struct srpt_rdma_ch {
 	struct srpt_nexus	*nexus;

@@ -3,9 +3,9 @@
  * srpt_login.h - pure login and connection-event logic (src/login.c).
  *
  * Converts IB CM and RDMA CM private data into struct srpt_login_req,
- * validates a login in the order of srpt-spec.md section 4.3 step 4, builds
- * SRP_LOGIN_RSP and SRP_LOGIN_REJ, and decides what a CM event means for a
- * channel (names are formatted by srpt_names.h). Nothing here
+ * validates a login in the order of docs/design.md, "Login stages" (step 2),
+ * builds SRP_LOGIN_RSP and SRP_LOGIN_REJ, and decides what a CM event means
+ * for a channel (names are formatted by srpt_names.h). Nothing here
  * allocates, sleeps, locks or logs, so it builds in userspace tests too.
  */
 #ifndef SRPT_LOGIN_H

@@ -3,7 +3,8 @@
  * srpt_names.h - port names, port ID strings and ACL name validation
  * (src/names.c, pure code: no allocation, locking or logging).
  *
- * Formats (srpt-spec.md 1.4 and 4.4):
+ * Formats (docs/design.md, "Port names and port directories" and "Session
+ * and ACL names"):
  *  - GUID form: the interface ID (bytes 8..15 of a GID) as four big-endian
  *    16-bit groups of four lowercase hex digits joined by ':', e.g.
  *    "5054:00ff:fe4a:0b7b". Also the IB CM session name.

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # install-dkms-src.sh DESTDIR - copy what dkms needs to build ib_srpt.ko
 # into DESTDIR (normally [root]/usr/src/srpt-dkms-<version>): dkms.conf,
-# the Makefile, the sources and headers, and the build scripts that the
-# Makefile runs (the compat probes). Used by debian/rules and the RPM spec
+# the Makefile, the sources and headers, the build scripts that the
+# Makefile runs (the compat probes) and docs/ (the design document that
+# comments in the sources refer to). Used by debian/rules and the RPM spec
 # (and usable by "make install" through dkms). Object files and generated
 # headers from earlier builds are left out; tests and packaging are not
 # needed by dkms.
@@ -23,7 +24,7 @@ for d in scripts/probes probes compat; do
 	[ -e "$d" ] && extra="$extra $d"
 done
 
-files="dkms.conf Makefile src include"
+files="dkms.conf Makefile src include docs"
 [ -f LICENSE ] && files="$files LICENSE"
 for f in $extra; do
 	[ -e "$f" ] && files="$files $f"

@@ -4,9 +4,18 @@
 # lint.sh [FILE...] - style checks of the kernel code (`make lint`):
 #   1. checkpatch.pl --strict on every file, with the exceptions listed in
 #      scripts/lint-exceptions (each with its reason);
-#   2. kernel-doc -none -Wall on src/*.c and include/*.h.
-# Default files: src/*.c include/*.h tests/selftest/*.[ch].
-# Exit status: 0 if clean, 1 on any finding, 2 if the tools are unavailable.
+#   2. kernel-doc -none -Wall on src/*.c and include/*.h;
+#   3. references (scripts/lint-refs.pl, always on the whole tree): every
+#      repository path named in a comment under src/ and include/ or in
+#      README.md, tests/vm/README.md and docs/design.md exists, every
+#      heading of docs/design.md cited in the tree exists, and every function()
+#      named in a comment under src/ and include/ is defined in the tree or
+#      is a kernel symbol (installed kernel headers, or
+#      scripts/lint-kernel-symbols). The header of lint-refs.pl has the
+#      exact rules; its --self-test runs first.
+# Default files (1 and 2): src/*.c include/*.h tests/selftest/*.[ch].
+# Exit status: 0 if clean, 1 on any finding, 2 if the tools (or, for 3, the
+# kernel headers) are unavailable.
 #
 # checkpatch.pl, spelling.txt and const_structs.checkpatch are not in the
 # headers packages: they are extracted once from Debian's linux-source-6.12
@@ -112,5 +121,25 @@ if [ -n "$kd_files" ]; then
 	fi
 fi
 
-echo "lint: checkpatch --strict: $n_cp finding(s); kernel-doc -Wall ($kerneldoc): $n_kd finding(s)"
+# The checker first proves on its own fixture that it still finds
+# dangling references; a failed self-test counts as one finding.
+n_refs=0
+if ! out=$(perl "$top/scripts/lint-refs.pl" --self-test 2>&1); then
+	printf '%s\n' "$out"
+	n_refs=1
+	rc=1
+fi
+out=$(perl "$top/scripts/lint-refs.pl" "$top")
+rc_refs=$?
+if [ -n "$out" ]; then
+	printf '%s\n' "$out"
+	n_refs=$((n_refs + $(printf '%s\n' "$out" | grep -c .)))
+fi
+case $rc_refs in
+0) ;;
+1) rc=1 ;;
+*) [ $rc -eq 0 ] && rc=2 ;;
+esac
+
+echo "lint: checkpatch --strict: $n_cp finding(s); kernel-doc -Wall ($kerneldoc): $n_kd finding(s); references: $n_refs finding(s)"
 exit $rc

@@ -36,7 +36,8 @@ static u16 srpt_rdma_cm_port;
  * @rdma_cm_id: RDMA CM id of the connection, or NULL.
  * @pkey: partition key of the connection.
  * @req: the login request (IB CM layout).
- * @src_name: session name derived from the connection (section 4.4).
+ * @src_name: session name derived from the connection (docs/design.md,
+ *	      "Session and ACL names").
  * @ch: the channel once created.
  * @started: @ch owns a LIO session. From then on LIO, an enable=0, a
  *	     use_srq switch, a relogin or a device removal may close the
@@ -393,10 +394,10 @@ static int srpt_rdma_cm_req_recv(struct rdma_cm_id *cm_id,
 	if (cm_id->route.path_rec)
 		l.pkey = be16_to_cpu(cm_id->route.path_rec->pkey);
 	/*
-	 * Compatibility quirk (srpt-spec.md 4.4): on a passive-side id the
-	 * RDMA CM stores the local address in src_addr, so this name is the
-	 * target address the initiator connected to, not the initiator's.
-	 * Existing ACL configurations depend on it.
+	 * Compatibility quirk (docs/design.md, "RDMA CM session names"): on a
+	 * passive-side id the RDMA CM stores the local address in src_addr,
+	 * so this name is the target address the initiator connected to, not
+	 * the initiator's. Existing ACL configurations depend on it.
 	 */
 	snprintf(name, sizeof(name), "%pIS", &cm_id->route.addr.src_addr);
 	ret = srpt_cm_req_recv(&l);

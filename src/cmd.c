@@ -3,14 +3,14 @@
  * cmd.c - the receive side of the I/O path: posting receive buffers,
  * receiving information units and dispatching them, allocating and freeing
  * the send context of a command, setting up its RDMA contexts, and handing
- * SCSI commands and task management functions to LIO (srpt-spec.md
- * section 5). Data transfer and responses are in rsp.c.
+ * SCSI commands and task management functions to LIO (docs/design.md,
+ * "I/O path"). Data transfer and responses are in rsp.c.
  *
  * Contexts: receive, send, RDMA READ and zero-length-write completions of a
  * channel all run on the channel's CQ (IB_POLL_WORKQUEUE), so they are
  * serialized. LIO callbacks run in LIO's own work items and may race with
- * the completions of the same command only where the state machine in
- * rsp.c says so.
+ * the completions of the same command only where the command state
+ * machine says so (docs/design.md, "Command state machine").
  *
  * The wait list: every received IU is appended to ch->cmd_wait_list and
  * handled from its head by one srpt_process_wait_list() caller at a time
@@ -22,7 +22,8 @@
  * the flags but is never held while an IU is handled; the release work
  * closes the list (srpt_close_wait_list()) before it drains the QP.
  *
- * Where this differs from the in-kernel driver:
+ * Where this differs from the in-kernel driver (docs/design.md, "Where we
+ * differ from the in-kernel driver and why"):
  *  - a malformed SRP_CMD, a command whose resources cannot be allocated and
  *    a command or TMF LIO refuses (session shutting down) are answered by
  *    the driver itself with an SRP_RSP (CHECK CONDITION, BUSY or TMF

@@ -4,8 +4,8 @@
  * ACL name validation and the configfs attributes of the ib_srpt target.
  *
  * The names, ranges and output formats of every attribute are those of the
- * in-kernel driver (srpt-spec.md section 6), so that existing targetcli
- * configurations and blktests work unchanged:
+ * in-kernel driver (docs/design.md, "configfs interface"), so that existing
+ * targetcli configurations and blktests work unchanged:
  *
  *   /sys/kernel/config/target/srpt/
  *	discovery_auth/rdma_cm_port	RDMA/CM listener port (u16, 0 = none)
@@ -546,7 +546,8 @@ static struct configfs_attribute *srpt_tpg_attrib_attrs[] = {
  * srpt_init_nodeacl() - validate the name of a new ACL directory.
  * @se_nacl: the ACL.
  * @name: initiator port ID: GUID form, optional "0x" plus hex digits, or
- *	  an IPv4/IPv6 address (RDMA/CM session names, srpt-spec.md 4.4).
+ *	  an IPv4/IPv6 address (RDMA/CM session names; docs/design.md,
+ *	  "Session and ACL names").
  *
  * Nothing is stored: LIO matches the name against the session name.
  *

@@ -4,7 +4,8 @@
  * remove callbacks, port refresh, asynchronous events and the device-wide
  * shared receive queue (SRQ).
  *
- * Ordering rules implemented here (srpt-spec.md section 7):
+ * Ordering rules implemented here (docs/design.md, "Device add and
+ * remove"):
  *  - the async event handler is registered only after every port (and its
  *    refresh work) is initialized (CVE-2024-26872);
  *  - removal first stops everything that could create new work for the
@@ -124,7 +125,8 @@ static struct srpt_port *srpt_event_port(struct srpt_device *sdev,
  *
  * May run in atomic context. Unlike the in-kernel driver, every event that
  * may change a port's LIDs, GIDs or SM always schedules the refresh work,
- * so that the port names never go stale (srpt-spec.md 9).
+ * so that the port names never go stale (docs/design.md, "Port names
+ * follow GID changes").
  */
 static void srpt_event_handler(struct ib_event_handler *handler,
 			       struct ib_event *event)

@@ -7,7 +7,8 @@
  * Pure code: it includes only srpt_pure.h and the wire format headers, so
  * tests/unit/test_iu.c and the fuzzers in tests/fuzz/ build it in userspace.
  *
- * Where this differs from the in-kernel driver (srpt-spec.md 5.5, 9):
+ * Where this differs from the in-kernel driver (docs/design.md, "Reads stop
+ * at the received length"):
  *  - nothing past the received length is read: an IU too short to carry
  *    its tag has no tag (srpt_iu_tag()), instead of the one an earlier IU
  *    left in the receive buffer;

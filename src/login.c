@@ -4,8 +4,8 @@
  *
  * Parses login requests from CM private data, validates them, builds the
  * login response and reject IUs and maps CM events to channel actions.
- * Built into the module and, with -DSRPT_USERSPACE, into
- * tests/unit/test_login.
+ * Built into the module and, with -DSRPT_USERSPACE, into the unit test
+ * tests/unit/test_login.c.
  */
 #include "srpt_login.h"
 
@@ -63,7 +63,8 @@ int srpt_login_from_rdma_cm(struct srpt_login_req *req, const void *pdata,
 }
 
 /**
- * srpt_login_check() - validate a login request (spec 4.3 step 4).
+ * srpt_login_check() - validate a login request (docs/design.md, "Login
+ * stages", step 2).
  * @req: the request.
  * @lim: target limits and port state.
  *

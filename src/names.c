@@ -6,8 +6,9 @@
  * Pure code: it includes only srpt_pure.h, so the unit tests in
  * tests/unit/test_names.c build it in userspace.
  *
- * ACL names (srpt-spec.md 4.4): LIO stores nothing for an srpt ACL, the
- * fabric only decides whether a name is acceptable. This file accepts
+ * ACL names (docs/design.md, "Session and ACL names"): LIO stores nothing
+ * for an srpt ACL, the fabric only decides whether a name is acceptable.
+ * This file accepts
  *  (a) the GUID form: exactly four groups of 1 to 4 hex digits (either
  *      case) separated by ':' and nothing else, e.g. "fe80:0:1:ABCD";
  *  (b) the hex form: an optional "0x" or "0X", then an even, non-zero

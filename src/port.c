@@ -4,7 +4,8 @@
  * port by its GUID or GID form name, the device reference count and the
  * configfs port name directories (srpt_port_id) attached to each port.
  *
- * Locking and lifetime (srpt-spec.md 1.2-1.4, 1.10):
+ * Locking and lifetime (docs/design.md, "References and lifetimes" and
+ * "Port names and port directories"):
  *  - srpt_dev_lock (spinlock, innermost) protects srpt_dev_list, every
  *    srpt_device.removed flag and the guid_name/gid_name strings of every
  *    port. Nothing under it sleeps; it is not taken from hard IRQ context.

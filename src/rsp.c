@@ -4,15 +4,17 @@
  * transfers of write and read data, building and posting SRP responses
  * (including those the driver generates itself for commands LIO never
  * saw), credit accounting, and the LIO fabric callbacks that drive a
- * command from write data to its release (srpt-spec.md section 5).
+ * command from write data to its release (docs/design.md, "I/O path").
  * Receiving IUs and starting commands is in cmd.c.
  *
  * Contexts: send and RDMA READ completions run on the channel's CQ
  * (IB_POLL_WORKQUEUE), serialized with its receive completions. LIO
  * callbacks run in LIO's own work items and may race with the completions
- * of the same command only where the state machine below says so.
+ * of the same command only where the command state machine says so
+ * (docs/design.md, "Command state machine").
  *
- * Where this differs from the in-kernel driver:
+ * Where this differs from the in-kernel driver (docs/design.md,
+ * "Driver-built responses" and "Full send queue: retry or defer"):
  *  - responses the driver generates itself are built without touching an
  *    uninitialised se_cmd or a freed se_tmr_req; the send completion then
  *    frees the tag;

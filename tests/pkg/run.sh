@@ -225,6 +225,7 @@ if [ -f "$deb" ]; then
 		 ./usr/src/srpt-dkms-$version/src/Kbuild \
 		 ./usr/src/srpt-dkms-$version/src/main.c \
 		 ./usr/src/srpt-dkms-$version/include/srpt.h \
+		 ./usr/src/srpt-dkms-$version/docs/design.md \
 		 ./usr/src/srpt-dkms-$version/scripts/compat-probes.sh \
 		 ./usr/share/man/man4/ib_srpt.4.gz \
 		 ./usr/share/man/man9/srpt_lookup_port.9.gz \

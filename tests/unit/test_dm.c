@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_dm.c - unit tests of src/dm.c: replies of the Device Management
- * agent (srpt-spec.md 3.2, 3.3).
+ * agent (docs/design.md, "Device management (DM) agent").
  *
  * Every reply is compared as a whole 256-byte image. The expected images
  * are written independently of the code under test: a literal 24-byte MAD

@@ -2,7 +2,9 @@
 /*
  * test_iu.c - unit tests of src/iu.c: SRP_CMD parsing with hostile input
  * (truncated IUs, descriptor tables that overrun the IU, huge immediate
- * lengths) and SRP_RSP building (srpt-spec.md 5.4, 5.5, 5.8, 5.9, 9).
+ * lengths) and SRP_RSP building (docs/design.md, "Data descriptors and
+ * buffers", "Responses", "Task management" and "Reads stop at the received
+ * length").
  *
  * IUs are placed at the very end of a heap block of exactly the received
  * size, so AddressSanitizer reports any read past the received bytes.

@@ -3,9 +3,9 @@
  * test_login.c - unit tests of src/login.c: login request conversion from
  * IB CM and RDMA CM private data, validation order and reject reasons,
  * immediate data negotiation, response/reject layout, channel state rules
- * and the CM event to channel action table (srpt-spec.md 4.2, 4.3, 4.6,
- * 4.7). IB CM cannot run on Soft-RoCE, so its event handling is covered
- * here.
+ * and the CM event to channel action table (docs/design.md, "Login
+ * stages", "CM events" and "Channel state machine"). IB CM cannot run on
+ * Soft-RoCE, so its event handling is covered here.
  */
 #include "srpt_login.h"
 #include "unit.h"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_names.c - unit tests of src/names.c: port name formatting and ACL
- * name parsing (srpt-spec.md 1.4, 4.4).
+ * name parsing (docs/design.md, "Port names and port directories" and
+ * "Session and ACL names").
  */
 #include "srpt_names.h"
 #include "unit.h"

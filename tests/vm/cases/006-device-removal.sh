@@ -5,13 +5,13 @@
 # mkdir of a TPG) return ENODEV (enable=0 may succeed as a no-op); rmdir still
 # works; the module unloads;
 # `rdma link add` brings the port back and mkdir works again.
-# The in-kernel driver lets those operations reach the removed device (spec
-# section 9, "Operations after hot-unplug"): XFAIL with --ref.
+# The in-kernel driver lets those operations reach the removed device
+# (docs/design.md, "Removed devices"): XFAIL with --ref.
 # vmtest-timeout: 300
 
 # In-kernel: use_srq on the removed device calls ib_create_srq on the freed
 # PD: restrack WARNING and a refcount_t underflow (use-after-free) in rxe.
-xfail_ref_dmesg "use_srq store reaches a removed device (spec section 9)"
+xfail_ref_dmesg "use_srq store reaches a removed device (in-kernel driver; docs/design.md: Removed devices)"
 setup_target --port both || { teardown_target; exit 0; }
 G=$SRPT/$GIDNAME
 U=$SRPT/$GUIDNAME

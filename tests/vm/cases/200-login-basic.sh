@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # 200-login-basic: ib_srp logs in over RDMA CM (Soft-RoCE), a SCSI disk
 # appears and reads work, the login is logged with the negotiated
-# parameters, and a logout releases every channel (srpt-spec.md 4.3-4.8).
+# parameters, and a logout releases every channel (docs/design.md, "Login"
+# and "Channel release").
 # vmtest-timeout: 180
 
 dmesg_mark

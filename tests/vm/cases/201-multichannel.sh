@@ -3,7 +3,7 @@
 # channels of one I_T nexus (SRP_MULTICHAN_SINGLE for the first, MULTI for
 # the others); a new login with the single-channel action terminates the
 # earlier channels of the same nexus and says so in rsp_flags
-# (srpt-spec.md 4.3 step 12), checked with /tools/srp_login.
+# (docs/design.md, "Login stages", step 5), checked with /tools/srp_login.
 # vmtest-timeout: 240
 
 SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# 202-login-reject: every SRP_LOGIN_REJ reason of srpt-spec.md 4.3 that can
+# 202-login-reject: every SRP_LOGIN_REJ reason (docs/design.md, "Login
+# stages") that can
 # be provoked over RDMA CM, checked in the reject that reaches the initiator
 # (/tools/srp_login, 56-byte RDMA CM private data) and in dmesg, plus the
 # kernel initiator being refused: no ACL -> CHANNEL_LIMIT_REACHED, TPG

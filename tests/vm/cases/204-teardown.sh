@@ -2,7 +2,8 @@
 # 204-teardown: removing the ACL of a logged-in initiator logs it out
 # (close_session = synchronous disconnect); echo 0 > enable closes the
 # channels; rdma link delete rxe0 with live sessions completes within a
-# bounded time and the module unloads (srpt-spec.md 4.8, 6.4, 6.5, 7.2).
+# bounded time and the module unloads (docs/design.md, "Channel release",
+# "TPG enable" and "Device add and remove").
 # vmtest-timeout: 420
 
 released_since() { dmesg_since | grep -c 'channel released'; }

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # 205-session-names: the session-name rules and lookup order of
-# srpt-spec.md 4.4, so that existing targetcli configurations log in
+# docs/design.md, "Session and ACL names", so that existing targetcli
+# configurations log in
 # unchanged. GUID-named port directory: the RDMA CM name (%pIS of the
 # child id's src_addr, which is the target address: upstream quirk kept)
 # matches; GID-named port directory: the initiator port ID with and

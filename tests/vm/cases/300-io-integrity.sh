@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# 300-io-integrity: data integrity through the I/O path (srpt-spec.md 5).
+# 300-io-integrity: data integrity through the I/O path (docs/design.md,
+# "I/O path").
 # fio with verify=crc32c, O_DIRECT, block sizes 512 B to 1 MiB, sequential,
 # random and mixed, QD 1 and 32, on two LUNs with different backstores
 # (rd_mcp and fileio), in three configurations:

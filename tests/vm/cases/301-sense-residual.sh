@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # 301-sense-residual: SRP_RSP status, sense data and residuals
-# (srpt-spec.md 5.8) as the initiator sees them through sg_raw:
+# (docs/design.md, "Responses") as the initiator sees them through sg_raw:
 #  - READ(10) past the end of the LUN: CHECK CONDITION, ILLEGAL REQUEST,
 #    LOGICAL BLOCK ADDRESS OUT OF RANGE (21h/00h);
 #  - a READ(10) of one block with a two-block buffer: GOOD status and a

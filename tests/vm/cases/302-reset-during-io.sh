@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# 302-reset-during-io: task management while I/O runs (srpt-spec.md 5.9).
+# 302-reset-during-io: task management while I/O runs (docs/design.md,
+# "Task management").
 # sg_reset of the device (LUN RESET) and of the target while fio writes
 # with verify: I/O resumes after each reset and the verification passes.
 # Also checks that the TMF path leaves no command or credit behind: a

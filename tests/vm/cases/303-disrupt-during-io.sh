@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # 303-disrupt-during-io: the channel goes away while commands are in flight
-# (srpt-spec.md 4.8, 5.13): logout, ACL removal and rdma link delete, each
+# (docs/design.md, "Channel release"): logout, ACL removal and rdma link
+# delete, each
 # while fio runs at QD 32; then logout and enable=0 with use_srq=1 (the
 # channel's QP is on the shared receive queue: its receives must be drained
 # through Last WQE Reached before the channel is freed). Nothing may hang,

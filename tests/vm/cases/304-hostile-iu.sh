@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # 304-hostile-iu: malformed information units from a logged-in initiator
-# (srpt-spec.md 5.5, 9), sent with /tools/srp_login (one login per IU):
+# (docs/design.md, "Reads stop at the received length"), sent with
+# /tools/srp_login (one login per IU):
 #  - an indirect table claiming 255 descriptors in a 68-byte IU,
 #  - immediate data lengths 0xffffffff and 0xffffffb0 (which wraps
 #    imm_data_offset + len to 0 in 32 bits),
@@ -116,8 +117,8 @@ else
 		fi
 fi
 
-# task management functions on an idle LUN (srpt-spec.md 5.9): response
-# code in byte 3 of the response data (reply byte 39)
+# task management functions on an idle LUN (docs/design.md, "Task
+# management"): response code in byte 3 of the response data (reply byte 39)
 # tmf NAME FUNC TASK_TAG EXPECTED_CODES
 tmf() {
 	send "$1" "0100000000000000${TAG}${Z4}${LUN0}0000${2}00${3}0000000000000000" || return

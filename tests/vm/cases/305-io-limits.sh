@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# 305-io-limits: descriptor tables and send-queue limits (srpt-spec.md 5.5,
-# 5.6, 5.7), with fio verify=crc32c wherever data moves:
+# 305-io-limits: descriptor tables and send-queue limits (docs/design.md,
+# "Data descriptors and buffers", "Write data", "Responses" and "Send queue
+# accounting"), with fio verify=crc32c wherever data moves:
 #   D  ib_srp cmd_sg_entries=4 (small) and indirect_sg_entries=2048 (large),
 #      memory registration on, max_sect=16384: requests of 4 MiB span two
 #      or more 2 MiB memory regions, so ib_srp sends an indirect table

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # 306-abort-task: ABORT TASK of a command that is still in flight in the
-# backend (srpt-spec.md 5.9). LUN 1 is an iblock backstore on a null_blk
+# backend (docs/design.md, "Task management"). LUN 1 is an iblock
+# backstore on a null_blk
 # device that completes every request after 4 s. sg_raw sends a READ and a
 # WRITE through /dev/sg with a 1 s timeout, so the SCSI midlayer aborts them
 # and ib_srp sends an SRP_TSK_MGMT ABORT TASK for a command LIO is executing:

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# 400-dm-mad: the Device Management MAD agent (srpt-spec.md 3) over
+# 400-dm-mad: the Device Management MAD agent (docs/design.md, "Device
+# management (DM) agent") over
 # Soft-RoCE. IsDeviceManagementSupported in the port capability mask while
 # ib_srpt is loaded; GET of ClassPortInfo, IOUnitInfo, IOControllerProfile
 # and ServiceEntries with /tools/dm_query (a loopback query to GID 0 of the
