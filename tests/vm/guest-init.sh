@@ -61,40 +61,80 @@ DMESG_PAT='WARNING:|BUG:|Oops|Call Trace|refcount_t|list_(add|del) corruption|ge
 DMESG_IGNORE='kmemleak: Kernel memory leak detector initialized|kmemleak: Automatic memory scanning thread|new suspected memory leaks \(see /sys/kernel/debug/kmemleak\)|DMA-API: preallocated [0-9]+ debug entries|DMA-API: debugging enabled by kernel config|KFENCE: initialized|DMA-API: cacheline tracking|RCU callback double-/use-after-free debug is enabled'
 dmesg_bad() { drop_known_kbugs | grep -E "$DMESG_PAT" | grep -v -E "$DMESG_IGNORE"; }
 
-# drop_known_kbugs (filter of kernel log lines): removes the sanitizer
+# drop_known_kbugs (filter of kernel log lines): neutralises the sanitizer
 # reports of known bugs OUTSIDE ib_srpt (tests/vm/README.md, "Known kernel
 # bugs we work around") and prints one VMTEST KNOWN_KERNEL_BUG line for each
-# instead (on the console, not on stdout). A report is the block from its
-# "BUG: KASAN:" line up to the next "=====" line; it is dropped only if every
-# condition of the signature holds and no line of it names ib_srpt or an
-# srpt_* function (the sanitizer kernel's own release, 6.12.N-srptdebug,
-# is in every report and must not count):
-#  KBUG-2: "BUG: KASAN: use-after-free in __ib_process_cq", with
-#          ib_process_cq_direct and srp_free_ch_ib (ib_srp, the initiator)
-#          in the stack: ib_srp frees its SCSI host's requests before it
-#          processes its send CQ, whose flushed memory registration
-#          completions point into them.
+# instead (on the console, $KBUG_CONSOLE, not on stdout). A report is the
+# block from its "BUG: KASAN:" line up to the next "=====" line. Other CPUs
+# may log inside that block (the report is printed line by line), so lines
+# are judged by their shape: a frame is "func+0xN/0xM", optionally with a
+# [module] tag. A report is known only if it is complete (closed by its
+# "=====" line), matches every condition of a signature and none of its
+# frames (call trace, Allocated/Freed stacks) and no [module] tag in it names
+# ib_srpt or an srpt_* function (the sanitizer kernel's release,
+# 6.12.N-srptdebug, is in every report and does not count). Of a known
+# report only its title line and its first "Call Trace:" line are removed;
+# every other line goes on to the dmesg pattern, so a warning that another
+# CPU logged in the middle of the report still fails the case.
+#  KBUG-2: "BUG: KASAN: use-after-free in __ib_process_cq" or
+#          "slab-use-after-free" (the freed request pages were reused for a
+#          slab before ib_srp read them), with the frames ib_process_cq_direct
+#          and srp_free_ch_ib [ib_srp] (the initiator): ib_srp frees its SCSI
+#          host's requests before it processes its send CQ, whose flushed
+#          memory registration completions point into them.
 drop_known_kbugs() {
-	awk -v case="${name:-$CASE}" '
+	awk -v case="${name:-$CASE}" -v con="${KBUG_CONSOLE:-/dev/console}" '
+		# frame(s): s is a stack frame line ("func+0x1/0x2 [mod]")
+		function frame(s) {
+			return s ~ /[A-Za-z0-9_.]+\+0x[0-9a-f]+\/0x[0-9a-f]+/
+		}
+		# srpt(s): s names ib_srpt (a [module] tag) or an srpt_* frame
+		function srpt(s) {
+			return s ~ /\[ib_srpt[a-z_]*\]/ ||
+			       (frame(s) && s ~ /(^|[^A-Za-z0-9_])srpt_[A-Za-z0-9_]*\+0x/)
+		}
 		# closed: the report ended with its "=====" line (only a complete
 		# report is ever dropped)
-		function flush(closed,   i, kb) {
-			kb = ""
-			if (closed &&
-			    blk ~ /BUG: KASAN: use-after-free in __ib_process_cq/ &&
-			    blk ~ /ib_process_cq_direct/ && blk ~ /srp_free_ch_ib/ &&
-			    blk !~ /ib_srpt|[^a-z_]srpt_[a-z]/)
+		function flush(closed,   i, kb, direct, freech, bad, ct, tr) {
+			kb = ""; direct = 0; freech = 0; bad = 0; tr = 0
+			for (i = 1; i <= n; i++) {
+				if (srpt(lines[i]))
+					bad = 1
+				# the call trace of the bad access: from the first
+				# "Call Trace:" to its "</TASK>" (not the Allocated/Freed
+				# stacks); only its reliable frames (no "?") count
+				if (tr == 0 && lines[i] ~ /Call Trace:/)
+					tr = 1
+				else if (tr == 1 && lines[i] ~ /<\/TASK>|Allocated by task|Freed by task|buggy address/)
+					tr = 2
+				if (tr != 1 || !frame(lines[i]) || lines[i] ~ / \? /)
+					continue
+				if (lines[i] ~ / ib_process_cq_direct\+0x/)
+					direct = 1
+				if (lines[i] ~ / srp_free_ch_ib\+0x[0-9a-f]+\/0x[0-9a-f]+ \[ib_srp\]/)
+					freech = 1
+			}
+			if (closed && !bad && direct && freech &&
+			    lines[1] ~ /BUG: KASAN: (slab-)?use-after-free in __ib_process_cq\+0x/)
 				kb = "KBUG-2"
 			if (kb != "") {
-				printf "VMTEST KNOWN_KERNEL_BUG %s case=%s (sanitizer report dropped, %d lines)\n", kb, case, n > "/dev/console"
+				printf "VMTEST KNOWN_KERNEL_BUG %s case=%s (sanitizer report dropped, %d lines)\n", kb, (cur != "" ? cur : case), n >> con
+				close(con)
+				ct = 0
+				for (i = 2; i <= n; i++) {
+					if (!ct && lines[i] ~ /Call Trace:/) { ct = 1; continue }
+					print lines[i]
+				}
 			} else {
 				for (i = 1; i <= n; i++) print lines[i]
 			}
-			n = 0; blk = ""; inblk = 0
+			n = 0; inblk = 0
 		}
+		# the case the kernel log is in (the final scan covers every case)
+		/VMTEST-CASE-START / { cur = $NF }
 		/BUG: KASAN:/ { if (inblk) flush(0); inblk = 1 }
 		inblk {
-			lines[++n] = $0; blk = blk "\n" $0
+			lines[++n] = $0
 			if ($0 ~ /==========/) flush(1)
 			else if (n >= 400) flush(0)
 			next
