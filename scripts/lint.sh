@@ -12,7 +12,9 @@
 #      named in a comment under src/ and include/ is defined in the tree or
 #      is a kernel symbol (installed kernel headers, or
 #      scripts/lint-kernel-symbols). The header of lint-refs.pl has the
-#      exact rules; its --self-test runs first.
+#      exact rules; its --self-test runs first;
+#   4. the VM guest's filter of known kernel bugs on its samples
+#      (tests/vm/kbug/test-kbug2-filter.sh, under busybox).
 # Default files (1 and 2): src/*.c include/*.h tests/selftest/*.[ch].
 # Exit status: 0 if clean, 1 on any finding, 2 if the tools (or, for 3, the
 # kernel headers) are unavailable.
@@ -141,5 +143,16 @@ case $rc_refs in
 *) [ $rc -eq 0 ] && rc=2 ;;
 esac
 
-echo "lint: checkpatch --strict: $n_cp finding(s); kernel-doc -Wall ($kerneldoc): $n_kd finding(s); references: $n_refs finding(s)"
+# The VM guest's filter of known kernel bugs (tests/vm/guest-init.sh,
+# drop_known_kbugs) on its sample reports: it must drop exactly the known
+# ones. Runs under busybox, as in the guest.
+n_kb=0
+if ! out=$(sh "$top/tests/vm/kbug/test-kbug2-filter.sh" 2>&1); then
+	printf '%s\n' "$out" | grep -v '^PASS'
+	n_kb=$(printf '%s\n' "$out" | grep -c '^FAIL')
+	[ "$n_kb" -gt 0 ] || n_kb=1
+	rc=1
+fi
+
+echo "lint: checkpatch --strict: $n_cp finding(s); kernel-doc -Wall ($kerneldoc): $n_kd finding(s); references: $n_refs finding(s); known-kernel-bug filter: $n_kb finding(s)"
 exit $rc

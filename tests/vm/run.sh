@@ -114,13 +114,15 @@ case $KARG in
 *debug) SHORT=$KVER ;;
 *) SHORT=$(echo "$KVER" | cut -d. -f1,2) ;;
 esac
-# A sanitizer kernel (kmemleak) gets a big log buffer and a log of every
+# A sanitizer kernel (kmemleak) gets a big log buffer, a log of every
 # module's section addresses (guest-init.sh attributes the backtraces of
-# leaks from modules unloaded by then with it).
+# leaks from modules unloaded by then with it) and kasan_multi_shot: KASAN
+# otherwise reports only the first bad access of a boot, so one known
+# kernel bug (tests/vm/README.md) would hide every later report.
 SANITIZER=0
 if grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$KDIR/config" 2>/dev/null; then
 	SANITIZER=1
-	APPEND="log_buf_len=32M dyndbg=\"func move_module +p\"${APPEND:+ $APPEND}"
+	APPEND="log_buf_len=32M kasan_multi_shot dyndbg=\"func move_module +p\"${APPEND:+ $APPEND}"
 fi
 log "kernel $KVER ($KDIR)"
 
