@@ -327,7 +327,7 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 
 		c[0] = 0x02;				/* SRP_CMD */
 		memcpy(c + 8, &tag, 8);
-		memcpy(c + 16, &be_lun, 8);
+		memcpy(c + 20, &be_lun, 8);	/* SRP_CMD LUN field */
 		c[32] = write_imm ? 0x2a : 0x28;	/* WRITE(10)/READ(10) */
 		memcpy(c + 34, &lba, 4);
 		c[39] = 0;
