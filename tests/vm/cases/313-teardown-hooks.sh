@@ -4,7 +4,9 @@
 # make SRPT_DEBUG_HOOKS=y, see src/debug.c; on other builds the case is
 # skipped). 312-waitlist-teardown runs the same flood without the hook; it
 # never failed against the unfixed driver because the windows are too
-# narrow.
+# narrow (and because, until srp_flood was fixed together with this case,
+# the flood's LUN number went into a reserved field, so every command went
+# to the fast LUN 0 and hardly any IU waited).
 #
 # A hostile initiator (/tools/srp_flood -B) sends rq_size + W READ(10)s to
 # a LUN that answers after LAT seconds, then disconnects at once: every LIO
@@ -24,6 +26,10 @@
 #    use-after-free in srpt_put_send_ioctx()).
 #  - the fixed driver drains the QP before it removes the session, so it
 #    waits for the sleeps.
+# Seen on the sanitizer kernel with tests/vm/before/finding2-hook.patch on
+# a0d0a55: S "BUG: KASAN: slab-use-after-free in srpt_put_send_ioctx", R
+# "KASAN: null-ptr-deref" in sbitmap_queue_clear() called from
+# srpt_send_done() and the channel never released.
 # The sleeps must outlast the time the LIO commands take to complete one
 # after the other (they were submitted during the flood, a few seconds on
 # the sanitizer kernel): DELAY_MS is 8 s.
@@ -40,7 +46,9 @@ W=3			# IUs left waiting for a tag
 N=$((RQ + W))
 DELAY_MS=8000
 # The LUN answers after 12 s, so the whole flood is in the backend when the
-# initiator disconnects; null_blk's own request timeout (5 s) is raised.
+# initiator disconnects (the flood takes 3-5 s on the sanitizer kernel);
+# null_blk's own request timeout (5 s) is raised. The hung-task detector
+# (60 s in the guest) bounds W * DELAY_MS: the release work waits that long.
 LAT_NS=12000000000
 IO_TIMEOUT_MS=60000
 
