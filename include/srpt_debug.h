@@ -17,11 +17,21 @@
  *			   into its nexus and before the QP moves to RTR and
  *			   the login is accepted (login against channel
  *			   release, issue 10 finding 3).
+ * @SRPT_DBG_LOCAL_RSP_DONE: srpt_send_done() of a response the driver built
+ *			     itself (LIO does not count the command), after
+ *			     the completion was taken and before the tag is
+ *			     freed into ch->sess (a CQ work item sleeps; the
+ *			     channel's other completions wait behind it).
+ *			     A release work that does not wait for such
+ *			     completions frees the session, the QP or the
+ *			     send ring inside the sleep (issue 10 findings 2
+ *			     and 4).
  */
 enum srpt_debug_point {
 	SRPT_DBG_NONE		= 0,
 	SRPT_DBG_CM_REQ		= 1,
 	SRPT_DBG_LOGIN_LINKED	= 2,
+	SRPT_DBG_LOCAL_RSP_DONE	= 3,
 };
 
 #ifdef SRPT_DEBUG_HOOKS

@@ -2,9 +2,10 @@
 /*
  * debug.c - test-only delay hooks of a debug build (make SRPT_DEBUG_HOOKS=y).
  *
- * Races between a login and a teardown are a few instructions wide; the VM
- * tests (tests/vm/cases/208-login-races.sh) widen them by making one hook
- * point sleep:
+ * Races between a login and a teardown, or between the completions of a
+ * channel and its release, are a few instructions wide; the VM tests
+ * (tests/vm/cases/208-login-races.sh, 313-teardown-hooks.sh) widen them by
+ * making one hook point sleep:
  *   debug_delay_point  enum srpt_debug_point value, 0 = off (default)
  *   debug_delay_ms     how long the hook sleeps (default 0, at most 10000)
  * Both are writable at run time under /sys/module/ib_srpt/parameters/.
@@ -33,7 +34,8 @@ MODULE_PARM_DESC(debug_delay_ms,
  * srpt_debug_delay() - sleep if @point is the selected hook point.
  * @point: the calling hook point.
  *
- * Context: process context (the CM handlers run in work items).
+ * Context: process context (the CM handlers and the CQ polling run in work
+ * items).
  */
 void srpt_debug_delay(enum srpt_debug_point point)
 {

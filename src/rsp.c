@@ -29,6 +29,7 @@
 #include <scsi/scsi_proto.h>
 
 #include "srpt.h"
+#include "srpt_debug.h"
 #include "srpt_iu.h"
 
 static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -370,13 +371,15 @@ static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 				    ch->sess_name,
 				    ib_wc_status_msg(wc->status));
 
-	if (sio->local_rsp)
+	if (sio->local_rsp) {
+		srpt_debug_delay(SRPT_DBG_LOCAL_RSP_DONE);
 		srpt_put_send_ioctx(sio);
-	else if (state != SRPT_STATE_DONE)
+	} else if (state != SRPT_STATE_DONE) {
 		transport_generic_free_cmd(&sio->cmd, 0);
-	else
+	} else {
 		pr_err("%s: response completion for tag %#llx came too late\n",
 		       ch->sess_name, sio->cmd.tag);
+	}
 
 	srpt_post_deferred_rsps(ch);
 	srpt_process_wait_list(ch);

@@ -307,9 +307,12 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 	/*
 	 * Command 0 is a REPORT LUNS to the flood's LUN, answered before the
 	 * flood, so the flood starts on a live channel. It does not clear
-	 * LIO's REPORTED LUNS DATA HAS CHANGED unit attention (the LUN was
-	 * added after the ACL): the first flood command still gets it (seen
-	 * in blast_rsp1 and as one CHECK CONDITION in blast_status).
+	 * LIO's REPORTED LUNS DATA HAS CHANGED unit attention: when a LUN was
+	 * added after the ACL, the first flood command to a LUN that existed
+	 * before still gets it (seen in blast_rsp1 and as one CHECK CONDITION
+	 * in blast_status); the LUN added last has none. (Until the LUN went
+	 * into the LUN field at byte 20 of the SRP_CMD, every command went to
+	 * LUN 0, which is why the first flood command always got it.)
 	 */
 	for (i = 0; i <= n; i++) {
 		uint8_t *c = cmds + (size_t)i * len;
@@ -327,7 +330,7 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 
 		c[0] = 0x02;				/* SRP_CMD */
 		memcpy(c + 8, &tag, 8);
-		memcpy(c + 16, &be_lun, 8);
+		memcpy(c + 20, &be_lun, 8);	/* SRP_CMD LUN field */
 		c[32] = write_imm ? 0x2a : 0x28;	/* WRITE(10)/READ(10) */
 		memcpy(c + 34, &lba, 4);
 		c[39] = 0;
