@@ -175,8 +175,13 @@ static void srpt_drop_rsp(struct srpt_send_ioctx *sio)
  * completions) and by srpt_defer_rsp() itself, which may have raced with
  * such a completion: whoever adds to the list or gives room back then
  * looks at the list under @ch->rsp_lock, so no response is left waiting
- * while the queue has room. Responses are posted oldest first until one
- * does not fit. Once the release work has closed the list they are dropped.
+ * while the queue has room. The list is first looked at without the lock:
+ * a completion gives room back with atomic_add() followed by
+ * smp_mb__after_atomic() before that look, and srpt_defer_rsp() adds to
+ * the list before the fully ordered atomic_sub_return() of srpt_post_rsp(),
+ * so at least one of the two sees the other's store. Responses are posted
+ * oldest first until one does not fit. Once the release work has closed the
+ * list they are dropped.
  *
  * Context: any; takes @ch->rsp_lock with interrupts disabled.
  */
@@ -365,6 +370,7 @@ static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	WARN_ON_ONCE(state != SRPT_STATE_CMD_RSP_SENT &&
 		     state != SRPT_STATE_MGMT_RSP_SENT);
 	atomic_add(1 + sio->n_rdma, &ch->sq_wr_avail);
+	smp_mb__after_atomic();	/* see srpt_post_deferred_rsps() */
 	if (unlikely(wc->status != IB_WC_SUCCESS &&
 		     wc->status != IB_WC_WR_FLUSH_ERR))
 		pr_info_ratelimited("%s: sending response failed: %s\n",
@@ -415,6 +421,7 @@ static void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	WARN_ON_ONCE(sio->n_rdma == 0);
 	atomic_add(sio->n_rdma, &ch->sq_wr_avail);
+	smp_mb__after_atomic();	/* see srpt_post_deferred_rsps() */
 	sio->n_rdma = 0;
 	srpt_post_deferred_rsps(ch);
 
