@@ -37,6 +37,12 @@ P=a0a0a0a0a0a0a0a0
 LUN0=0000000000000000
 TUR_CDB=00000000000000000000000000000000
 ZERO47=$(printf '%094d' 0)
+# How long an IU that must get no reply is waited for. The IUs of a login
+# are handled in order, so a reply that should not exist is still seen, as
+# the reply read for a later IU (which then misses its own: the final TUR
+# P is then counted as unanswered). Waiting longer finds nothing more and
+# cost 60 s per run.
+NOREPLY_MS=300
 
 if ! [ -x /tools/srp_login ]; then
 	skip all "/tools/srp_login missing"
@@ -61,13 +67,26 @@ short() {
 	echo "$_h" | cut -c1-$(($2 * 2))
 }
 
+# released_ge N: at least N channels released since the dmesg mark
+released_ge() {
+	[ "$(dmesg_since | grep -c 'channel released')" -ge "$1" ]
+}
+
 # login_send ARGS...: one login, the IUs in ARGS (srp_login -s/-S/-r/-W);
-# sets OUT (the tool's output) and REPLIES (one reply per line, hex)
+# sets OUT (the tool's output) and REPLIES (one reply per line, hex).
+# It first waits until the channels of the NLOGIN earlier accepted logins
+# since the dmesg mark are released: with use_srq=1 a login is refused
+# while the channel before it still holds the SRQ's credits (finding 9).
+NLOGIN=0
 login_send() {
+	if [ "$NLOGIN" -gt 0 ] && ! wait_for 30 released_ge "$NLOGIN"; then
+		info "the channels of $NLOGIN logins were not all released after 30 s"
+	fi
 	OUT=$(/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
 		-T 5000 "$@" 2>&1)
 	REPLIES=$(echo "$OUT" | sed -n 's/^reply=//p' | grep -v '^none$')
-	echo "$OUT" | grep -q '^result=accepted'
+	echo "$OUT" | grep -q '^result=accepted' || return 1
+	NLOGIN=$((NLOGIN + 1))
 }
 
 # analyze: one pass over REPLIES (forks are slow under TCG): sets nD, nS,
@@ -100,9 +119,12 @@ run_mode() {
 	_m=$1 _nd=$2
 	for op in 02 01 03 41 42 7f; do
 		_name=$_m-op$op
-		if ! login_send -W 1500 -s "$(tur $D)" -r "$_nd" -W 5000 \
+		# 47 bytes: a reply is expected for SRP_CMD and SRP_TSK_MGMT
+		_w47=$NOREPLY_MS
+		case $op in 01|02) _w47=5000 ;; esac
+		if ! login_send -W "$NOREPLY_MS" -s "$(tur $D)" -r "$_nd" -W 5000 \
 			-s "$(short $op 0)" -s "$(short $op 1)" \
-			-s "$(short $op 8)" -s "$(short $op 47)" \
+			-s "$(short $op 8)" -s "$(short $op 47)" -W "$_w47" \
 			-s "$(tur $P)" -W 5000; then
 			fail "$_name" "login failed: $(echo "$OUT" | tr '\n' ' ')"
 			continue
@@ -146,7 +168,7 @@ run_mode() {
 # unknown opcode does. req_lim_delta is bytes 4..7 of an SRP_RSP.
 credits() {
 	_m=$1
-	if login_send -W 1500 -s "$(tur $D)" -W 5000 -s "$(short 41 16)" \
+	if login_send -W "$NOREPLY_MS" -s "$(tur $D)" -W 5000 -s "$(short 41 16)" \
 		-s "$(short 42 16)" -s "$(tur $P)" -W 5000; then
 		_d=$(reply_with $P | cut -c9-16)
 		[ "$_d" = 00000001 ] &&
@@ -155,7 +177,7 @@ credits() {
 	else
 		fail "$_m-cred-aer-rsp-credit" "login failed: $(echo "$OUT" | tr '\n' ' ')"
 	fi
-	if login_send -W 1500 -s "$(tur $D)" -W 5000 -s "$(short 7f 16)" \
+	if login_send -W "$NOREPLY_MS" -s "$(tur $D)" -W 5000 -s "$(short 7f 16)" \
 		-s "$(tur $P)" -W 5000; then
 		_d=$(reply_with $P | cut -c9-16)
 		[ "$_d" = 00000002 ] &&
@@ -169,6 +191,7 @@ credits() {
 # --- without SRQ: 128 receive buffers per channel ---------------------------
 if setup_target; then
 	dmesg_mark
+	NLOGIN=0
 	run_mode rq 130
 	credits rq
 	n=$(dmesg_since | grep -c 'too short')
@@ -185,6 +208,8 @@ elif setup_target --no-enable; then
 	elif ! cfs_write "$TPG/enable" 1; then
 		fail enable "$ERR"
 	else
+		dmesg_mark
+		NLOGIN=0
 		run_mode srq 24
 		credits srq
 	fi
