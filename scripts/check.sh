@@ -8,9 +8,8 @@
 # Steps (in order; a step whose test code does not exist yet is skipped):
 #   deps      scripts/install-deps.sh
 #   matrix    make matrix            (modules for every kernel, build/<kver>/)
-#   (lint, unit, fuzz, ofed and pkg run in the background, at nice 10, next
-#   to vm-6.1 and vm-7.3, which run side by side, unless CHECK_SERIAL=1;
-#   their lines are printed when they are joined)
+#   (lint, unit, fuzz, ofed and pkg run in the background during the first
+#   VM run unless CHECK_SERIAL=1; their lines are printed after it)
 #   lint      make lint              (if the Makefile has a lint target)
 #   unit      make -C tests/unit check
 #   fuzz      make -C tests/fuzz check
@@ -37,7 +36,7 @@
 # CHECK_VM_FULL=1 (full cases, with their soak counts, on every kernel;
 # by default every kernel gets the quick run so that the suite fits in 60
 # minutes on 2 cores),
-# CHECK_SERIAL=1 (every step after the other, in the order above),
+# CHECK_SERIAL=1 (host steps before the VM runs instead of during the first),
 # CHECK_VM_ARGS (extra run.sh arguments), CHECK_VM_TIMEOUT (qemu limit per
 # kernel, default 1200 s, raised to a per-kind floor, see below), CHECK_BUDGET
 # (seconds for the whole run, default 3420: the VM runs share what the
@@ -149,9 +148,11 @@ else
 fi
 
 # The host steps after matrix (lint, unit, fuzz, ofed, pkg: about 6 minutes
-# of mostly one CPU) run in the background, at nice 10, next to the VM runs
-# on Debian's kernels (see below); their status lines are printed when they
-# are joined. CHECK_SERIAL=1 runs them one after the other first.
+# of mostly one CPU) run in the background, at nice 10, during the first VM
+# run: a guest keeps the 2 cores only 50-75 % busy (it waits for timeouts,
+# disconnects and its own I/O), so this takes about 5 minutes off the
+# suite. Their status lines are printed when they are joined, after that
+# VM run. CHECK_SERIAL=1 runs them one after the other before the VM runs.
 host_steps() {
 	if has_make_target lint; then
 		step lint make lint
@@ -191,27 +192,25 @@ HOST_PID=""
 if [ "${CHECK_SERIAL:-0}" = 1 ] || [ -z "${VM_KERNELS// /}" ]; then
 	host_steps
 else
-	echo "[check] lint, unit, fuzz, ofed and pkg run in the background next to the first VM runs"
+	echo "[check] lint, unit, fuzz, ofed and pkg run in the background during the first VM run"
 	( renice -n 10 -p "$BASHPID" > /dev/null 2>&1 || true
 	  NPASS=0 NFAIL=0 NSKIP=0 FAILED=""
 	  host_steps
 	  echo "$NPASS $NFAIL $NSKIP$FAILED" > "$LOGDIR/host-steps.counts" ) > "$HOST_OUT" 2>&1 < /dev/null &
 	HOST_PID=$!
 fi
-join_counts() { # join_counts OUT COUNTS NAME: print a background part's lines, count them
-	cat "$1"
+join_host_steps() { # print the background host steps' results, count them
+	[ -n "$HOST_PID" ] || return 0
+	wait "$HOST_PID" || true
+	HOST_PID=""
+	cat "$HOST_OUT"
 	local c
-	c=$(cat "$2" 2>/dev/null) || c="0 1 0 $3"
+	c=$(cat "$LOGDIR/host-steps.counts" 2>/dev/null) ||
+		c="0 1 0 host-steps"
 	set -- $c
 	NPASS=$((NPASS + $1)) NFAIL=$((NFAIL + $2)) NSKIP=$((NSKIP + $3))
 	shift 3
 	[ $# = 0 ] || FAILED="$FAILED $*"
-}
-join_host_steps() { # wait for the background host steps, print and count them
-	[ -n "$HOST_PID" ] || return 0
-	wait "$HOST_PID" || true
-	HOST_PID=""
-	join_counts "$HOST_OUT" "$LOGDIR/host-steps.counts" host-steps
 }
 
 # The VM runs: every case on every kernel, in quick mode (fewer iterations,
@@ -229,73 +228,32 @@ weight() { # weight KERNEL full|quick
 floor() { # floor KERNEL full|quick
 	case $1 in *-debug) echo 3000 ;; *) [ "$2" = full ] && echo 1800 || echo 1200 ;; esac
 }
-quick=--quick
-[ "${CHECK_VM_FULL:-0}" = 1 ] && quick=""
-kind=${quick:+quick}
-kind=${kind:-full}
-vm_limit() { # vm_limit KERNEL: qemu limit of its run (see above); once per kernel
-	local r weights=0 w left per min
+for k in $VM_KERNELS; do
+	quick=--quick
+	[ "${CHECK_VM_FULL:-0}" = 1 ] && quick=""
+	weights=0
 	for r in $VM_KERNELS; do
 		[ -n "${done_k:-}" ] && [[ " $done_k " == *" $r "* ]] && continue
-		weights=$((weights + $(weight "$r" "$kind")))
+		if [ "${CHECK_VM_FULL:-0}" = 1 ]; then
+			weights=$((weights + $(weight "$r" full)))
+		else
+			weights=$((weights + $(weight "$r" quick)))
+		fi
 	done
-	w=$(weight "$1" "$kind")
+	kind=${quick:+quick}
+	kind=${kind:-full}
+	w=$(weight "$k" "$kind")
 	left=$(( BUDGET - ($(date +%s) - T_START) ))
 	per=$(( left * w / weights ))
 	[ "$per" -lt "$VM_TIMEOUT" ] || per=$VM_TIMEOUT
-	min=$(floor "$1" "$kind")
+	min=$(floor "$k" "$kind")
 	[ "$per" -ge "$min" ] || per=$min
-	echo "$per"
-}
-vm_step() { # vm_step KERNEL
-	local per
-	per=$(vm_limit "$1")
-	done_k="${done_k:-} $1"
-	# shellcheck disable=SC2086
-	step "vm-$1" tests/vm/run.sh "$1" --timeout "$per" $quick ${CHECK_VM_ARGS:-}
-}
-
-# The runs on Debian's kernels (TCG guests waiting for timeouts, I/O and
-# disconnects keep about one CPU busy each) run side by side, two guests at
-# most, next to the host steps; the sanitizer kernel's run (one and a half
-# CPUs) comes after them, alone. CHECK_SERIAL=1: one after the other.
-STOCK="" DEBUGK=""
-declare -A VMPID
-for k in $VM_KERNELS; do
-	case $k in *-debug) DEBUGK="$DEBUGK $k" ;; *) STOCK="$STOCK $k" ;; esac
-done
-set -- $STOCK
-while [ $# -gt 0 ]; do
-	if [ "${CHECK_SERIAL:-0}" = 1 ] || [ $# = 1 ]; then
-		vm_step "$1"
-		shift
-		continue
-	fi
-	# two at a time, in the background; printed in order when both ended
-	for k in "$1" "$2"; do
-		per=$(vm_limit "$k")
-		done_k="${done_k:-} $k"
-		( NPASS=0 NFAIL=0 NSKIP=0 FAILED=""
-		  # shellcheck disable=SC2086
-		  step "vm-$k" tests/vm/run.sh "$k" --timeout "$per" $quick ${CHECK_VM_ARGS:-}
-		  echo "$NPASS $NFAIL $NSKIP$FAILED" > "$LOGDIR/vm-$k.counts"
-		) > "$LOGDIR/vm-$k.out" 2>&1 < /dev/null &
-		VMPID[$k]=$!
-	done
-	for k in "$1" "$2"; do
-		wait "${VMPID[$k]}" || true
-		join_counts "$LOGDIR/vm-$k.out" "$LOGDIR/vm-$k.counts" "vm-$k"
-	done
-	shift 2
-done
-# the host steps are joined here if they are done, else at the end
-if [ -n "$HOST_PID" ] && ! kill -0 "$HOST_PID" 2>/dev/null; then
-	join_host_steps
-fi
-for k in $DEBUGK; do
+	done_k="${done_k:-} $k"
 	# Everything before ran while the sanitizer kernel was being built.
-	step debug-kernel wait_debug_kernel
-	vm_step "$k"
+	case $k in *-debug) step debug-kernel wait_debug_kernel ;; esac
+	# shellcheck disable=SC2086
+	step "vm-$k" tests/vm/run.sh "$k" --timeout "$per" $quick ${CHECK_VM_ARGS:-}
+	join_host_steps
 done
 join_host_steps
 
