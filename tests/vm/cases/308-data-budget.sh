@@ -122,6 +122,16 @@ if setup_target --no-enable && port_attribs 16 &&
 	dmesg_mark
 	hold small-sq 128
 	n=$(dmesg_since | grep -c 'IB send queue full, response of tag .* deferred')
+	# On a loaded host the commands can arrive so slowly that the
+	# initiator's 6 s without receive buffers is over before the send
+	# queue fills: then nothing was tested, and the run is repeated once
+	# (seen once on 7.3 with four guests on two CPUs).
+	if [ "$n" = 0 ] && ours small-sq-retry; then
+		info "small-sq: no response was deferred; once more"
+		dmesg_mark
+		hold small-sq-retry 128
+		n=$(dmesg_since | grep -c 'IB send queue full, response of tag .* deferred')
+	fi
 	if ours small-sq-deferred; then
 		[ "$n" -gt 0 ] &&
 			pass small-sq-deferred "$n responses deferred (rate-limited log lines)" ||
