@@ -168,8 +168,9 @@ static void srpt_drop_rsp(struct srpt_send_ioctx *sio)
 }
 
 /**
- * srpt_post_deferred_rsps() - post the responses waiting for send queue room.
+ * __srpt_post_deferred_rsps() - post the responses waiting for send queue room.
  * @ch: channel.
+ * @deferring: called by srpt_defer_rsp() (only for the debug hook).
  *
  * Called after send queue entries came back (send and RDMA READ
  * completions) and by srpt_defer_rsp() itself, which may have raced with
@@ -185,7 +186,7 @@ static void srpt_drop_rsp(struct srpt_send_ioctx *sio)
  *
  * Context: any; takes @ch->rsp_lock with interrupts disabled.
  */
-void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch)
+static void __srpt_post_deferred_rsps(struct srpt_rdma_ch *ch, bool deferring)
 {
 	struct srpt_send_ioctx *sio, *next;
 	unsigned long flags;
@@ -204,6 +205,9 @@ void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch)
 			srpt_post_rsp(sio, sio->rsp_len, false,
 				      sio->rsp_state);
 		if (ret == -EAGAIN) {
+			if (deferring)
+				srpt_debug_spin(SRPT_DBG_DEFER_REQUEUE,
+						&ch->sq_wr_avail);
 			list_add(&sio->rsp_entry, &ch->rsp_wait_list);
 			break;
 		}
@@ -218,6 +222,12 @@ void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch)
 			 ch->sess_name, sio->cmd.tag);
 		srpt_drop_rsp(sio);
 	}
+}
+
+/* See __srpt_post_deferred_rsps(). */
+void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch)
+{
+	__srpt_post_deferred_rsps(ch, false);
 }
 
 /**
@@ -244,7 +254,7 @@ static void srpt_defer_rsp(struct srpt_send_ioctx *sio, int len,
 	spin_lock_irqsave(&ch->rsp_lock, flags);
 	list_add_tail(&sio->rsp_entry, &ch->rsp_wait_list);
 	spin_unlock_irqrestore(&ch->rsp_lock, flags);
-	srpt_post_deferred_rsps(ch);
+	__srpt_post_deferred_rsps(ch, true);
 }
 
 /**
