@@ -89,7 +89,7 @@ void srpt_debug_spin(enum srpt_debug_point point, const atomic_t *watch)
 	pr_info("debug hook %d: spinning %u ms (value %d)\n", point, ms, before);
 	end = ktime_add_ms(ktime_get(), ms);
 	while (ktime_before(ktime_get(), end))
-		udelay(100);
+		cpu_relax();
 	pr_info("debug hook %d: spun %u ms, value %d -> %d\n", point, ms,
 		before, watch ? atomic_read(watch) : 0);
 }
