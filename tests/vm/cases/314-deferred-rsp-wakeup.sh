@@ -6,9 +6,14 @@
 # waiting forever for the stuck TMF; debug build only, see src/debug.c).
 #
 # /tools/srp_xfer logs in, sets a short RNR timer on its QP (-R 14), sends
-# N TEST UNIT READYs and posts no receive buffer: with srp_sq_size=16 the
-# channel has N = 8 send WRs for responses, so their N responses fill the
-# send queue and wait in RNR retries. 500 ms later it sends an SRP_TSK_MGMT
+# N TEST UNIT READYs and posts no receive buffer: N is the number of send
+# WRs the channel has for responses, so their N responses fill the send
+# queue and wait in RNR retries. With srp_sq_size=16 the driver asks for 8
+# + 2 spare WRs, but the provider may give more (Soft-RoCE rounds the queue
+# up to a power of two minus one: 15, so N = 13), so a first login reads
+# max_send_wr from the driver's pr_debug line (dynamic debug). One command
+# more would be given back to LIO (-EAGAIN) and retried in a loop, one
+# less would leave room for the TMF response. 500 ms later it sends an SRP_TSK_MGMT
 # ABORT TASK for a tag that does not exist; LIO answers it from its TMR work
 # (not from a completion), the response finds the send queue full and is
 # deferred. The hook SRPT_DBG_DEFER_REQUEUE makes srpt_defer_rsp()'s look
@@ -37,7 +42,7 @@
 # vmtest-timeout: 420
 
 P=/sys/module/ib_srpt/parameters
-N=8
+SPARE=2			# SRPT_SQ_SPARE_WRS
 SPIN_MS=2500
 TRIES=5
 
@@ -73,6 +78,25 @@ if ! setup_target --no-enable || ! cfs_write "$TPG/attrib/use_srq" 0 ||
 fi
 
 released() { dmesg_since | grep -q 'channel released'; }
+
+if ! dyndbg srpt_ch_try_create_qp on; then
+	skip all "no dynamic debug: $ERR"
+	teardown_target
+	exit 0
+fi
+dmesg_mark
+run_bounded 60 /tools/srp_xfer -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
+	-c 00 -d 0 -n 1
+mw=$(dmesg_since | sed -n 's/.*max_send_wr \([0-9]*\), rq_size.*/\1/p' | head -n 1)
+dyndbg srpt_ch_try_create_qp off
+if [ -z "$mw" ] || [ "$mw" -le $SPARE ]; then
+	fail setup "no max_send_wr in the log of a login: $ERR"
+	teardown_target
+	exit 0
+fi
+N=$((mw - SPARE))
+info "max_send_wr $mw: $N send WRs for responses"
+wait_for 40 released
 
 raced=0
 bad=0
