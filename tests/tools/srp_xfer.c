@@ -25,7 +25,8 @@
  *                the target runs on the same machine); memfree_held_kb is
  *                the lowest value seen during the wait (sampled every
  *                100 ms).
- *     -T MS      timeout for each CM step and for the responses (5000)
+ *     -T MS      timeout for each CM step and for the responses (5000;
+ *                wall-clock time, however slowly the machine runs)
  *     -A MS      MS ms after the last command, send an SRP_TSK_MGMT
  *                ABORT TASK (tag N + 1) for a task that does not exist
  *                (tag 0xdead0000); its response is one more expected
@@ -203,8 +204,9 @@ int main(int argc, char **argv)
 	struct ibv_mr *dmr, *smr, *rmr;
 	uint8_t *data, *sbuf, *rbuf;
 	unsigned long i, changed = 0, beyond = 0, nonzero = 0;
-	int sent, got = 0, busy = 0, good = 0, waited = 0, accepted;
+	int sent, got = 0, busy = 0, good = 0, accepted;
 	int abort_ms = -1, post_ms = 0, min_rnr = 0, nexp, tmf_code = -1;
+	long long deadline;
 	long mem_before = -1, mem_held = -1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -461,13 +463,13 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	while (got < nexp && waited < timeout_ms) {
+	deadline = now_ms() + timeout_ms;
+	while (got < nexp && now_ms() < deadline) {
 		struct ibv_wc wc;
 		const uint8_t *r;
 
 		if (ibv_poll_cq(cq, 1, &wc) <= 0) {
 			usleep(1000);
-			waited++;
 			continue;
 		}
 		if (wc.wr_id >= 1000) {
