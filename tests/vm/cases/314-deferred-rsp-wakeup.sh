@@ -23,7 +23,7 @@
 # (busy-polling the clock, so that a CPU spinning with interrupts off cannot
 # delay it), so the N responses complete and give their room back inside
 # the wait.
-#  - Unfixed (43a7d3f + the hook): the deferred response is off the list
+#  - Unfixed (b6fea52 = 43a7d3f + the hook): the deferred response is off the list
 #    inside the wait (list_del() before the room check), every completion
 #    finds the list empty and returns, then the response is put back with
 #    nobody left to post it: the TMF response never arrives, and after the
@@ -39,6 +39,14 @@
 # the wait. Such a try proves nothing and is repeated, up to TRIES times.
 # Checks: TMF response (every try), channel released after the disconnect
 # (every try), the race happened at least once, the module unloads.
+# Seen on the sanitizer kernel (2026-12-02, quick runs, 29 WRs): unfixed
+# module built from b6fea52: tries 1 and 2 did not race (room 0 -> 0), try
+# 3 did (0 -> 29), its TMF response never came, "channel not released 40 s
+# after the disconnect", "INFO: task kworker/u8:2:16 blocked for more than
+# 61 seconds" (the release work) and "task rmdir ... blocked", unload FAIL.
+# Fixed (9bdaf92): the race happened at try 2 (0 -> 1: with the response
+# on the list the first completion waits for rsp_lock), TMF answered,
+# channel released, unload PASS.
 # vmtest-timeout: 420
 
 P=/sys/module/ib_srpt/parameters
