@@ -461,7 +461,10 @@ struct srpt_send_ioctx {
  * @max_rsp_size: size of each send buffer.
  * @sq_wr_avail: send queue WRs still available for responses and RDMA
  *		 (the QP has SRPT_SQ_SPARE_WRS more for the zero-length
- *		 writes and the drain).
+ *		 writes and the drain). Taken only with srpt_get_sq_wrs()
+ *		 (compare-and-exchange, never below what is free), given
+ *		 back with srpt_put_sq_wrs() (full barrier, then a look at
+ *		 @rsp_wait_list).
  * @data_bytes: bytes of target-side data buffers the channel's commands
  *		hold (page-rounded per descriptor), charged against
  *		srpt_ch_data_mb in the CQ context when a command is received,
@@ -507,10 +510,13 @@ struct srpt_send_ioctx {
  *		   and that LIO cannot retry (driver-built responses, TMF
  *		   responses, commands without a device), oldest first;
  *		   posted by srpt_post_deferred_rsps() after send queue
- *		   entries come back.
- * @rsp_closed: set by the release work (srpt_close_rsp_list()) before the
- *		QP is drained; from then on deferred responses are dropped,
- *		never posted.
+ *		   entries come back. A response stays on it until its send
+ *		   queue entry is reserved, so a lockless list_empty_careful()
+ *		   after giving room back never misses one (see
+ *		   srpt_post_deferred_rsps()).
+ * @rsp_closed: set by the release work (srpt_close_rsp_list()) first of
+ *		all; from then on deferred responses are dropped, never
+ *		posted.
  * @pkey: partition key of the connection.
  * @using_rdma_cm: whether @rdma_cm or @ib_cm is valid.
  * @sess: LIO session, NULL before login completes and after release.
@@ -527,24 +533,28 @@ struct srpt_send_ioctx {
  *  1. the QP goes to the error state and the @close_cqe write is posted;
  *     its completion proves every earlier send WR has completed and
  *     schedules the release work;
- *  2. the cm_id is destroyed first: its destruction waits for a CM handler
+ *  2. the list of deferred responses is closed (srpt_close_rsp_list()):
+ *     what is on it is dropped, and so is, at once, every response
+ *     deferred later, never posted. This comes first: a TMF response or
+ *     the response of a command without a device waiting there is a
+ *     command LIO counts, and step 4 would wait for it forever. Nothing
+ *     is lost, since the QP is already in the error state;
+ *  3. the cm_id is destroyed: its destruction waits for a CM handler
  *     still running on it (a login between srpt_ch_link() and the accept
  *     decides ownership with its own flag, see cm.c), so no CM event can
  *     reach the channel afterwards;
- *  3. the LIO session is stopped and every command LIO counts is waited
+ *  4. the LIO session is stopped and every command LIO counts is waited
  *     for; IUs still waiting for a tag meanwhile get tags and responses the
  *     driver builds itself (LIO refuses them), which LIO does not count;
- *  4. the wait list is closed: no IU is handled after this; then the list
- *     of deferred responses is closed and what is still on it is dropped
- *     (srpt_close_rsp_list()): nothing is posted for them after this;
- *  5. the QP is drained: ib_drain_qp() semantics (send side, then the
+ *  5. the wait list is closed: no IU is handled after this;
+ *  6. the QP is drained: ib_drain_qp() semantics (send side, then the
  *     channel's own receive queue), for SRQ QPs first waiting for
  *     @last_wqe, then the send side. Every completion of the QP, including
- *     those of the driver-built responses of step 3 (which free their tags
+ *     those of the driver-built responses of step 4 (which free their tags
  *     into the session), has run when this returns;
- *  6. only now the session is removed and @sess cleared, then the QP and
+ *  7. only now the session is removed and @sess cleared, then the QP and
  *     the rings are freed.
- * So nothing posts through @qp or frees a tag into @sess after step 5.
+ * So nothing posts through @qp or frees a tag into @sess after step 6.
  * docs/design.md, "Channel release" describes the whole sequence.
  */
 struct srpt_rdma_ch {

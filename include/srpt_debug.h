@@ -7,6 +7,8 @@
 #ifndef SRPT_DEBUG_H
 #define SRPT_DEBUG_H
 
+#include <linux/types.h>
+
 /**
  * enum srpt_debug_point - places where a debug build can be made to sleep.
  * @SRPT_DBG_NONE: no hook.
@@ -26,18 +28,37 @@
  *			     completions frees the session, the QP or the
  *			     send ring inside the sleep (issue 10 findings 2
  *			     and 4).
+ * @SRPT_DBG_DEFER_REQUEUE: srpt_post_deferred_rsps() called by
+ *			    srpt_defer_rsp() (a response that found the send
+ *			    queue full, from LIO's TMR work or the wait list
+ *			    work, never from a completion), after the head
+ *			    of the list of deferred responses did not fit in
+ *			    the send queue and before @ch->rsp_lock is
+ *			    dropped. Busy-waits (srpt_debug_spin(), the lock
+ *			    is held with interrupts off) and logs the send
+ *			    queue room before and after: completions that
+ *			    give all room back inside the wait must still
+ *			    get the response posted (issue 10, deferred
+ *			    response lost wakeup).
  */
 enum srpt_debug_point {
 	SRPT_DBG_NONE		= 0,
 	SRPT_DBG_CM_REQ		= 1,
 	SRPT_DBG_LOGIN_LINKED	= 2,
 	SRPT_DBG_LOCAL_RSP_DONE	= 3,
+	SRPT_DBG_DEFER_REQUEUE	= 4,
 };
 
 #ifdef SRPT_DEBUG_HOOKS
 void srpt_debug_delay(enum srpt_debug_point point);
+void srpt_debug_spin(enum srpt_debug_point point, const atomic_t *watch);
 #else
 static inline void srpt_debug_delay(enum srpt_debug_point point)
+{
+}
+
+static inline void srpt_debug_spin(enum srpt_debug_point point,
+				   const atomic_t *watch)
 {
 }
 #endif

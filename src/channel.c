@@ -818,6 +818,7 @@ static void srpt_release_channel_work(struct work_struct *w)
 	WARN_ON_ONCE(srpt_get_ch_state(ch) != CH_DISCONNECTED);
 
 	/* The steps are explained next to struct srpt_rdma_ch. */
+	srpt_close_rsp_list(ch);
 	if (ch->using_rdma_cm) {
 		rdma_destroy_id(ch->rdma_cm.cm_id);
 		ch->rdma_cm.cm_id = NULL;
@@ -830,7 +831,6 @@ static void srpt_release_channel_work(struct work_struct *w)
 		target_wait_for_sess_cmds(ch->sess);
 	}
 	srpt_close_wait_list(ch);
-	srpt_close_rsp_list(ch);
 	if (ch->qp)
 		srpt_ch_drain_qp(ch);
 	if (ch->sess) {

@@ -5,16 +5,20 @@
  * Races between a login and a teardown, or between the completions of a
  * channel and its release, are a few instructions wide; the VM tests
  * (tests/vm/cases/208-login-races.sh, 313-teardown-hooks.sh) widen them by
- * making one hook point sleep:
+ * making one hook point sleep (or, where sleeping is not allowed, busy-wait:
+ * srpt_debug_spin(), used by tests/vm/cases/314-deferred-rsp-wakeup.sh):
  *   debug_delay_point  enum srpt_debug_point value, 0 = off (default)
  *   debug_delay_ms     how long the hook sleeps (default 0, at most 10000)
+ *                      or spins (at most SRPT_DEBUG_SPIN_MAX_MS)
  * Both are writable at run time under /sys/module/ib_srpt/parameters/.
  * This file is not built into release or DKMS modules, so production
  * modules have neither the parameters nor the sleeps.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/ktime.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 
@@ -28,7 +32,14 @@ MODULE_PARM_DESC(debug_delay_point,
 static unsigned int debug_delay_ms;
 module_param(debug_delay_ms, uint, 0644);
 MODULE_PARM_DESC(debug_delay_ms,
-		 "Debug build only: sleep of the hook point in ms (max 10000)");
+		 "Debug build only: sleep of the hook point in ms (max 10000; busy-waiting points: max 3000)");
+
+/*
+ * A spinning hook point runs with interrupts disabled: well below the soft
+ * lockup (20 s) and RCU stall (21 s) limits, and below the 10 s of the
+ * hard lockup detector.
+ */
+#define SRPT_DEBUG_SPIN_MAX_MS	3000U
 
 /**
  * srpt_debug_delay() - sleep if @point is the selected hook point.
@@ -48,4 +59,37 @@ void srpt_debug_delay(enum srpt_debug_point point)
 		return;
 	pr_info("debug hook %d: sleeping %u ms\n", point, ms);
 	msleep(ms);
+}
+
+/**
+ * srpt_debug_spin() - busy-wait if @point is the selected hook point.
+ * @point: the calling hook point.
+ * @watch: counter whose value is logged before and after the wait, so that
+ *	   a test can tell whether another CPU changed it meanwhile (i.e.
+ *	   whether the race the hook widens really happened); may be NULL.
+ *
+ * For hook points inside a spinlock or with interrupts disabled. The wait
+ * is measured with ktime_get(), not with a count of mdelay() calls, so it
+ * lasts as long as asked even when the delay loop is miscalibrated (TCG).
+ *
+ * Context: any; does not sleep.
+ */
+void srpt_debug_spin(enum srpt_debug_point point, const atomic_t *watch)
+{
+	unsigned int ms;
+	ktime_t end;
+	int before;
+
+	if (READ_ONCE(debug_delay_point) != point)
+		return;
+	ms = min(READ_ONCE(debug_delay_ms), SRPT_DEBUG_SPIN_MAX_MS);
+	if (!ms)
+		return;
+	before = watch ? atomic_read(watch) : 0;
+	pr_info("debug hook %d: spinning %u ms (value %d)\n", point, ms, before);
+	end = ktime_add_ms(ktime_get(), ms);
+	while (ktime_before(ktime_get(), end))
+		cpu_relax();
+	pr_info("debug hook %d: spun %u ms, value %d -> %d\n", point, ms,
+		before, watch ? atomic_read(watch) : 0);
 }

@@ -77,33 +77,75 @@ void srpt_return_credit(struct srpt_rdma_ch *ch)
 }
 
 /**
- * srpt_post_rsp() - post the response held in the send buffer.
- * @sio: send context.
+ * srpt_get_sq_wrs() - reserve send queue entries.
+ * @ch: channel.
+ * @n: entries wanted.
+ *
+ * Takes @n entries of @ch->sq_wr_avail only if that many are free, with a
+ * compare-and-exchange loop, so the counter never dips below what is
+ * really free, not even for a moment. Whoever finds too little room
+ * therefore knows that it is held by posted WRs, whose completions will
+ * give it back and then look at the list of deferred responses (a
+ * subtract-then-undo reservation could make such a completion's retry of
+ * the list fail only because of a reservation that was about to be
+ * undone). A successful reservation is fully ordered.
+ *
+ * Return: true if the entries are now the caller's.
+ */
+static bool srpt_get_sq_wrs(struct srpt_rdma_ch *ch, int n)
+{
+	int avail = atomic_read(&ch->sq_wr_avail);
+
+	do {
+		if (avail < n)
+			return false;
+	} while (!atomic_try_cmpxchg(&ch->sq_wr_avail, &avail, avail - n));
+	return true;
+}
+
+/**
+ * srpt_put_sq_wrs() - give back send queue entries.
+ * @ch: channel.
+ * @n: entries, from a completion or from a post that failed.
+ *
+ * The full barrier orders the new room before the caller's lockless look
+ * at the list of deferred responses (srpt_post_deferred_rsps()); it pairs
+ * with the smp_mb() of srpt_defer_rsp() between adding to the list and
+ * reading the room. Every caller must call srpt_post_deferred_rsps()
+ * afterwards, except srpt_run_rsp_list(), which holds @ch->rsp_lock and
+ * goes on with the list itself.
+ */
+static void srpt_put_sq_wrs(struct srpt_rdma_ch *ch, int n)
+{
+	atomic_add(n, &ch->sq_wr_avail);
+	/* the room before the look at the list: see srpt_post_deferred_rsps() */
+	smp_mb__after_atomic();
+}
+
+/**
+ * srpt_send_rsp() - post a response whose send queue room is reserved.
+ * @sio: send context; 1 + @sio->n_rdma entries are reserved for it.
  * @len: response length in bytes.
  * @with_data: put the RDMA WRITEs of the read data in front of the SEND.
  * @state: state the command enters before the post (CMD_RSP_SENT or
  *	   MGMT_RSP_SENT); the previous state is restored on failure.
  *
- * Reserves 1 + n_rdma send queue entries, given back by srpt_send_done().
+ * srpt_send_done() gives the room back. If ib_post_send() fails, the room
+ * is given back here and the caller must look at the list of deferred
+ * responses (see srpt_put_sq_wrs()).
  *
- * Return: 0; -EAGAIN if the send queue is full; another negative errno if
- * posting failed.
+ * Return: 0 or the negative errno of ib_post_send().
  */
-static int srpt_post_rsp(struct srpt_send_ioctx *sio, int len, bool with_data,
-			 enum srpt_command_state state)
+static int srpt_send_rsp(struct srpt_send_ioctx *sio, int len,
+			 bool with_data, enum srpt_command_state state)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
 	struct srpt_device *sdev = ch->sport->sdev;
 	struct ib_send_wr send_wr = {}, *first_wr = &send_wr;
 	enum srpt_command_state prev;
-	int n = 1 + sio->n_rdma;
 	struct ib_sge sge;
 	int i, ret;
 
-	if (atomic_sub_return(n, &ch->sq_wr_avail) < 0) {
-		atomic_add(n, &ch->sq_wr_avail);
-		return -EAGAIN;
-	}
 	if (with_data) {
 		for (i = sio->n_rw_mapped - 1; i >= 0; i--)
 			first_wr = rdma_rw_ctx_wrs(&sio->rw_ctxs[i].rw, ch->qp,
@@ -127,10 +169,47 @@ static int srpt_post_rsp(struct srpt_send_ioctx *sio, int len, bool with_data,
 	ret = ib_post_send(ch->qp, first_wr, NULL);
 	if (ret) {
 		WRITE_ONCE(sio->state, prev);
-		atomic_add(n, &ch->sq_wr_avail);
+		srpt_put_sq_wrs(ch, 1 + sio->n_rdma);
 		pr_info_ratelimited("%s: posting response failed: %d\n",
 				    ch->sess_name, ret);
 	}
+	return ret;
+}
+
+/**
+ * srpt_post_rsp() - post the response held in the send buffer.
+ * @sio: send context.
+ * @len: response length in bytes.
+ * @with_data: put the RDMA WRITEs of the read data in front of the SEND.
+ * @state: state the command enters before the post (CMD_RSP_SENT or
+ *	   MGMT_RSP_SENT); the previous state is restored on failure.
+ *
+ * Reserves 1 + n_rdma send queue entries, given back by srpt_send_done().
+ * A response without data posts only its SEND, so n_rdma is cleared first
+ * (the rw contexts of a command answered before its data moved, e.g. a
+ * WRITE to a LUN that does not exist, need no WRs). No RDMA READ of the
+ * command is outstanding here: responses are only sent in the states NEW,
+ * DATA_IN and MGMT, and srpt_rdma_read_done() clears n_rdma before the
+ * command leaves NEED_DATA.
+ *
+ * Context: not under @sio->ch->rsp_lock (a failed post looks at the list
+ * of deferred responses).
+ * Return: 0; -EAGAIN if the send queue is full; another negative errno if
+ * posting failed.
+ */
+static int srpt_post_rsp(struct srpt_send_ioctx *sio, int len, bool with_data,
+			 enum srpt_command_state state)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	int ret;
+
+	if (!with_data)
+		sio->n_rdma = 0;
+	if (!srpt_get_sq_wrs(ch, 1 + sio->n_rdma))
+		return -EAGAIN;
+	ret = srpt_send_rsp(sio, len, with_data, state);
+	if (ret)
+		srpt_post_deferred_rsps(ch);
 	return ret;
 }
 
@@ -167,52 +246,15 @@ static void srpt_drop_rsp(struct srpt_send_ioctx *sio)
 		target_put_sess_cmd(&sio->cmd);
 }
 
-/**
- * srpt_post_deferred_rsps() - post the responses waiting for send queue room.
- * @ch: channel.
- *
- * Called after send queue entries came back (send and RDMA READ
- * completions) and by srpt_defer_rsp() itself, which may have raced with
- * such a completion: whoever adds to the list or gives room back then
- * looks at the list under @ch->rsp_lock, so no response is left waiting
- * while the queue has room. The list is first looked at without the lock:
- * a completion gives room back with atomic_add() followed by
- * smp_mb__after_atomic() before that look, and srpt_defer_rsp() adds to
- * the list before the fully ordered atomic_sub_return() of srpt_post_rsp(),
- * so at least one of the two sees the other's store. Responses are posted
- * oldest first until one does not fit. Once the release work has closed the
- * list they are dropped.
- *
- * Context: any; takes @ch->rsp_lock with interrupts disabled.
+/*
+ * Drop the responses srpt_run_rsp_list() could not post (errors, closed
+ * list), outside @ch->rsp_lock: dropping frees commands.
  */
-void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch)
+static void srpt_drop_rsps(struct srpt_rdma_ch *ch, struct list_head *dropped)
 {
 	struct srpt_send_ioctx *sio, *next;
-	unsigned long flags;
-	LIST_HEAD(dropped);
-	int ret;
 
-	if (list_empty_careful(&ch->rsp_wait_list))
-		return;
-	spin_lock_irqsave(&ch->rsp_lock, flags);
-	while ((sio = list_first_entry_or_null(&ch->rsp_wait_list,
-					       struct srpt_send_ioctx,
-					       rsp_entry))) {
-		/* Off the list before the post: the completion may free it. */
-		list_del(&sio->rsp_entry);
-		ret = ch->rsp_closed ? -ESHUTDOWN :
-			srpt_post_rsp(sio, sio->rsp_len, false,
-				      sio->rsp_state);
-		if (ret == -EAGAIN) {
-			list_add(&sio->rsp_entry, &ch->rsp_wait_list);
-			break;
-		}
-		if (ret)
-			list_add_tail(&sio->rsp_entry, &dropped);
-	}
-	spin_unlock_irqrestore(&ch->rsp_lock, flags);
-
-	list_for_each_entry_safe(sio, next, &dropped, rsp_entry) {
+	list_for_each_entry_safe(sio, next, dropped, rsp_entry) {
 		list_del(&sio->rsp_entry);
 		pr_debug("%s: dropping deferred response of tag %#llx\n",
 			 ch->sess_name, sio->cmd.tag);
@@ -221,21 +263,96 @@ void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch)
 }
 
 /**
+ * srpt_run_rsp_list() - post deferred responses while they fit.
+ * @ch: channel; the caller holds @ch->rsp_lock.
+ * @dropped: responses that must be dropped are moved here.
+ * @deferring: called by srpt_defer_rsp() (only the debug hook cares).
+ *
+ * Oldest first. The head stays on the list until its send queue room is
+ * reserved: whoever gives room back while it waits finds the list
+ * non-empty and comes here after us. Only then is it unlinked (its
+ * completion may free it as soon as it is posted) and posted. If the post
+ * fails its room comes back at once and the loop goes on with the next
+ * one. Once the release work has closed the list, everything on it is
+ * dropped.
+ */
+static void srpt_run_rsp_list(struct srpt_rdma_ch *ch,
+			      struct list_head *dropped, bool deferring)
+{
+	struct srpt_send_ioctx *sio;
+
+	lockdep_assert_held(&ch->rsp_lock);
+	while ((sio = list_first_entry_or_null(&ch->rsp_wait_list,
+					       struct srpt_send_ioctx,
+					       rsp_entry))) {
+		if (ch->rsp_closed) {
+			list_move_tail(&sio->rsp_entry, dropped);
+			continue;
+		}
+		if (!srpt_get_sq_wrs(ch, 1 + sio->n_rdma)) {
+			if (deferring)
+				srpt_debug_spin(SRPT_DBG_DEFER_REQUEUE,
+						&ch->sq_wr_avail);
+			break;
+		}
+		list_del(&sio->rsp_entry);
+		if (srpt_send_rsp(sio, sio->rsp_len, false, sio->rsp_state))
+			list_add_tail(&sio->rsp_entry, dropped);
+	}
+}
+
+/**
+ * srpt_post_deferred_rsps() - post the responses waiting for send queue room.
+ * @ch: channel.
+ *
+ * Called after send queue entries came back: by the send and RDMA READ
+ * completions and after a post that failed (srpt_put_sq_wrs()). The list
+ * is first looked at without the lock. That cannot miss a response that
+ * is being deferred concurrently: the giver of room does atomic_add(),
+ * full barrier, then reads the list; srpt_defer_rsp() adds to the list,
+ * full barrier (smp_mb()), then reads the room. With both barriers at
+ * least one side sees the other's store: either this look finds the list
+ * non-empty, or srpt_defer_rsp() finds the room and posts the response
+ * itself. The response stays on the list until its room is reserved
+ * (srpt_run_rsp_list()), so "empty" here really means that nothing waits.
+ *
+ * Context: any but under @ch->rsp_lock; takes it with interrupts disabled.
+ */
+void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch)
+{
+	unsigned long flags;
+	LIST_HEAD(dropped);
+
+	if (list_empty_careful(&ch->rsp_wait_list))
+		return;
+	spin_lock_irqsave(&ch->rsp_lock, flags);
+	srpt_run_rsp_list(ch, &dropped, false);
+	spin_unlock_irqrestore(&ch->rsp_lock, flags);
+	srpt_drop_rsps(ch, &dropped);
+}
+
+/**
  * srpt_defer_rsp() - let a response wait for send queue room.
  * @sio: send context; its send buffer holds the response, which grants
- *	 @sio->rsp_delta credits.
+ *	 @sio->rsp_delta credits; it carries no data (n_rdma is 0).
  * @len: length of the response.
  * @state: state the command enters when the response is posted.
  *
  * For responses LIO cannot retry. Send queue entries are only missing while
  * earlier WRs are outstanding, so a completion will give room back and post
- * it; the SRP credits bound how many responses can wait.
+ * it; the SRP credits bound how many responses can wait. The list is run
+ * right away too, because those completions may all have come and gone
+ * since srpt_post_rsp() found the queue full (see
+ * srpt_post_deferred_rsps() for why one of the two sides always sees the
+ * response). If the release work has already closed the list, the
+ * response is dropped at once.
  */
 static void srpt_defer_rsp(struct srpt_send_ioctx *sio, int len,
 			   enum srpt_command_state state)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
 	unsigned long flags;
+	LIST_HEAD(dropped);
 
 	sio->rsp_len = len;
 	sio->rsp_state = state;
@@ -243,17 +360,25 @@ static void srpt_defer_rsp(struct srpt_send_ioctx *sio, int len,
 			    ch->sess_name, sio->cmd.tag);
 	spin_lock_irqsave(&ch->rsp_lock, flags);
 	list_add_tail(&sio->rsp_entry, &ch->rsp_wait_list);
+	/* The response is on the list before the room is read. */
+	smp_mb();
+	srpt_run_rsp_list(ch, &dropped, true);
 	spin_unlock_irqrestore(&ch->rsp_lock, flags);
-	srpt_post_deferred_rsps(ch);
+	srpt_drop_rsps(ch, &dropped);
 }
 
 /**
  * srpt_close_rsp_list() - drop the deferred responses for good.
- * @ch: channel, in its release work: no IU is handled any more and LIO has
- *	no command left on the channel's session.
+ * @ch: channel, at the start of its release work (its QP is in the error
+ *	state, so nothing posted now would reach the initiator anyway), or a
+ *	channel that never got a session.
  *
- * Called before the QP is drained, so that nothing is posted after the
- * drain marker (see struct srpt_rdma_ch, "Teardown").
+ * What is on the list is dropped, and so is, at once, every response
+ * deferred later (srpt_defer_rsp()). Dropping a TMF response or the
+ * response of a command without a device gives LIO its command back, so
+ * the release work must do this before it waits for LIO's commands;
+ * nothing is posted from the list after the drain marker either (see
+ * struct srpt_rdma_ch, "Teardown").
  */
 void srpt_close_rsp_list(struct srpt_rdma_ch *ch)
 {
@@ -369,8 +494,7 @@ static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	state = srpt_set_cmd_state(sio, SRPT_STATE_DONE);
 	WARN_ON_ONCE(state != SRPT_STATE_CMD_RSP_SENT &&
 		     state != SRPT_STATE_MGMT_RSP_SENT);
-	atomic_add(1 + sio->n_rdma, &ch->sq_wr_avail);
-	smp_mb__after_atomic();	/* see srpt_post_deferred_rsps() */
+	srpt_put_sq_wrs(ch, 1 + sio->n_rdma);
 	if (unlikely(wc->status != IB_WC_SUCCESS &&
 		     wc->status != IB_WC_WR_FLUSH_ERR))
 		pr_info_ratelimited("%s: sending response failed: %s\n",
@@ -420,8 +544,7 @@ static void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 		container_of(wc->wr_cqe, struct srpt_send_ioctx, rdma_cqe);
 
 	WARN_ON_ONCE(sio->n_rdma == 0);
-	atomic_add(sio->n_rdma, &ch->sq_wr_avail);
-	smp_mb__after_atomic();	/* see srpt_post_deferred_rsps() */
+	srpt_put_sq_wrs(ch, sio->n_rdma);
 	sio->n_rdma = 0;
 	srpt_post_deferred_rsps(ch);
 
@@ -467,8 +590,7 @@ int srpt_write_pending(struct se_cmd *cmd)
 		return 0;
 	}
 
-	if (atomic_sub_return(n, &ch->sq_wr_avail) < 0) {
-		atomic_add(n, &ch->sq_wr_avail);
+	if (!srpt_get_sq_wrs(ch, n)) {
 		pr_warn_ratelimited("%s: IB send queue full (needed %d)\n",
 				    ch->sess_name, n);
 		return -ENOMEM;
@@ -484,7 +606,8 @@ int srpt_write_pending(struct se_cmd *cmd)
 	ret = ib_post_send(ch->qp, first_wr, NULL);
 	if (ret) {
 		WRITE_ONCE(sio->state, prev);
-		atomic_add(n, &ch->sq_wr_avail);
+		srpt_put_sq_wrs(ch, n);
+		srpt_post_deferred_rsps(ch);
 		pr_err_ratelimited("%s: posting RDMA READ of tag %#llx failed: %d\n",
 				   ch->sess_name, cmd->tag, ret);
 	}

@@ -25,7 +25,21 @@
  *                the target runs on the same machine); memfree_held_kb is
  *                the lowest value seen during the wait (sampled every
  *                100 ms).
- *     -T MS      timeout for each CM step and for the responses (5000)
+ *     -T MS      timeout for each CM step and for the responses (5000;
+ *                wall-clock time, however slowly the machine runs)
+ *     -A MS      MS ms after the last command, send an SRP_TSK_MGMT
+ *                ABORT TASK (tag N + 1) for a task that does not exist
+ *                (tag 0xdead0000); its response is one more expected
+ *                response and is reported as tmf_rsp=CODE (the SRP
+ *                response code) or tmf_rsp=none
+ *     -W MS      with -A: post the receive buffers MS ms after the TMF
+ *                was sent (instead of -w). The wait busy-polls the clock
+ *                rather than sleeping, so that it ends on time even when
+ *                a CPU of this machine runs with interrupts disabled
+ *                (where a sleeping task's timer could be queued)
+ *     -R N       set the minimum RNR NAK timer of this QP to N (IB
+ *                encoding, 1..31; e.g. 14 = 1.28 ms) once connected, so
+ *                that the target retries a refused response quickly
  *
  * The region is filled with 0xa5 before the commands are sent (for -D out
  * it is the data the target reads).
@@ -48,6 +62,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <rdma/rdma_cma.h>
 
@@ -68,7 +83,26 @@ struct login_req_rdma {
 	uint8_t reserved[6];
 };
 
+#define ABORT_TAG	0xdead0000ULL
+
 static int timeout_ms = 5000;
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Wait @ms without sleeping (see -W). */
+static void spin_ms(int ms)
+{
+	long long end = now_ms() + ms;
+
+	while (now_ms() < end)
+		;
+}
 
 static int parse_hex(const char *s, uint8_t *out, int max)
 {
@@ -170,14 +204,16 @@ int main(int argc, char **argv)
 	struct ibv_mr *dmr, *smr, *rmr;
 	uint8_t *data, *sbuf, *rbuf;
 	unsigned long i, changed = 0, beyond = 0, nonzero = 0;
-	int sent, got = 0, busy = 0, good = 0, waited = 0, accepted;
+	int sent, got = 0, busy = 0, good = 0, accepted;
+	int abort_ms = -1, post_ms = 0, min_rnr = 0, nexp, tmf_code = -1;
+	long long deadline;
 	long mem_before = -1, mem_held = -1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&req, 0, sizeof(req));
 	memset(cdb, 0, sizeof(cdb));
 	req.initiator_port_id[15] = 1;
-	while ((opt = getopt(argc, argv, "a:p:g:i:c:D:d:m:e:n:w:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:g:i:c:D:d:m:e:n:w:T:A:W:R:")) != -1) {
 		switch (opt) {
 		case 'a':
 			addr = optarg;
@@ -220,11 +256,21 @@ int main(int argc, char **argv)
 		case 'T':
 			timeout_ms = atoi(optarg);
 			break;
+		case 'A':
+			abort_ms = atoi(optarg);
+			break;
+		case 'W':
+			post_ms = atoi(optarg);
+			break;
+		case 'R':
+			min_rnr = atoi(optarg);
+			break;
 		default:
 			goto usage;
 		}
 	}
-	if (!addr || !have_guid || !have_cdb || ncmd < 1 || ncmd > MAX_CMDS)
+	if (!addr || !have_guid || !have_cdb || ncmd < 1 || ncmd > MAX_CMDS ||
+	    min_rnr < 0 || min_rnr > 31 || (post_ms && abort_ms < 0))
 		goto usage;
 	if (!mr_len)
 		mr_len = desc_len ? desc_len : 4096;
@@ -253,13 +299,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	pd = ibv_alloc_pd(id->verbs);
-	cq = pd ? ibv_create_cq(id->verbs, 2 * ncmd + 4, NULL, NULL, 0) : NULL;
+	cq = pd ? ibv_create_cq(id->verbs, 2 * ncmd + 6, NULL, NULL, 0) : NULL;
 	memset(&qpa, 0, sizeof(qpa));
 	qpa.send_cq = cq;
 	qpa.recv_cq = cq;
 	qpa.qp_type = IBV_QPT_RC;
-	qpa.cap.max_send_wr = ncmd + 2;
-	qpa.cap.max_recv_wr = ncmd + 2;
+	qpa.cap.max_send_wr = ncmd + 3;
+	qpa.cap.max_recv_wr = ncmd + 3;
 	qpa.cap.max_send_sge = 1;
 	qpa.cap.max_recv_sge = 1;
 	if (!cq || rdma_create_qp(id, pd, &qpa)) {
@@ -268,8 +314,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	data = malloc(mr_len);
-	sbuf = calloc(ncmd, CMD_LEN);
-	rbuf = calloc(ncmd, RSP_BUF_LEN);
+	sbuf = calloc(ncmd + 1, CMD_LEN);
+	rbuf = calloc(ncmd + 1, RSP_BUF_LEN);
 	if (!data || !sbuf || !rbuf) {
 		printf("result=error\n");
 		return 1;
@@ -277,8 +323,10 @@ int main(int argc, char **argv)
 	memset(data, PATTERN, mr_len);
 	dmr = ibv_reg_mr(pd, data, mr_len, IBV_ACCESS_LOCAL_WRITE |
 			 IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
-	smr = ibv_reg_mr(pd, sbuf, ncmd * CMD_LEN, IBV_ACCESS_LOCAL_WRITE);
-	rmr = ibv_reg_mr(pd, rbuf, ncmd * RSP_BUF_LEN, IBV_ACCESS_LOCAL_WRITE);
+	smr = ibv_reg_mr(pd, sbuf, (ncmd + 1) * CMD_LEN,
+			 IBV_ACCESS_LOCAL_WRITE);
+	rmr = ibv_reg_mr(pd, rbuf, (ncmd + 1) * RSP_BUF_LEN,
+			 IBV_ACCESS_LOCAL_WRITE);
 	if (!dmr || !smr || !rmr) {
 		perror("ibv_reg_mr");
 		printf("result=error\n");
@@ -315,6 +363,14 @@ int main(int argc, char **argv)
 	rdma_ack_cm_event(ev);
 	if (!accepted)
 		return 1;
+	if (min_rnr) {
+		struct ibv_qp_attr qa = { .min_rnr_timer = min_rnr };
+
+		if (ibv_modify_qp(id->qp, &qa, IBV_QP_MIN_RNR_TIMER))
+			printf("min_rnr_timer=failed\n");
+		else
+			printf("min_rnr_timer=%d\n", min_rnr);
+	}
 
 	/* Build and send every command at once. */
 	for (sent = 0; sent < ncmd; sent++) {
@@ -348,6 +404,35 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("sent=%d\n", sent);
+	nexp = sent;
+	if (abort_ms >= 0 && sent == ncmd) {
+		uint8_t *c = sbuf + ncmd * CMD_LEN;
+		struct ibv_sge sge = {
+			.addr = (uintptr_t)c,
+			.length = 48,
+			.lkey = smr->lkey,
+		};
+		struct ibv_send_wr wr = {
+			.wr_id = 1000 + ncmd,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = IBV_WR_SEND,
+			.send_flags = IBV_SEND_SIGNALED,
+		}, *bad;
+
+		spin_ms(abort_ms);
+		c[0] = 0x01;			/* SRP_TSK_MGMT */
+		put_be64(c + 8, ncmd + 1);	/* tag */
+		c[30] = 0x01;			/* ABORT TASK */
+		put_be64(c + 32, ABORT_TAG);
+		if (ibv_post_send(id->qp, &wr, &bad)) {
+			perror("ibv_post_send");
+		} else {
+			printf("tmf_sent=1\n");
+			nexp++;
+		}
+		spin_ms(post_ms);
+	}
 	if (wait_ms) {
 		/* the lowest MemFree seen while the responses are held */
 		for (i = 0; i < (unsigned long)wait_ms / 100; i++) {
@@ -361,7 +446,7 @@ int main(int argc, char **argv)
 		printf("memfree_before_kb=%ld\nmemfree_held_kb=%ld\npinned_kb=%ld\n",
 		       mem_before, mem_held, mem_before - mem_held);
 	}
-	for (i = 0; i < (unsigned long)sent; i++) {
+	for (i = 0; i < (unsigned long)nexp; i++) {
 		struct ibv_sge sge = {
 			.addr = (uintptr_t)(rbuf + i * RSP_BUF_LEN),
 			.length = RSP_BUF_LEN,
@@ -378,13 +463,13 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	while (got < sent && waited < timeout_ms) {
+	deadline = now_ms() + timeout_ms;
+	while (got < nexp && now_ms() < deadline) {
 		struct ibv_wc wc;
 		const uint8_t *r;
 
 		if (ibv_poll_cq(cq, 1, &wc) <= 0) {
 			usleep(1000);
-			waited++;
 			continue;
 		}
 		if (wc.wr_id >= 1000) {
@@ -403,6 +488,12 @@ int main(int argc, char **argv)
 			       wc.byte_len);
 			continue;
 		}
+		if (get_be32(r + 12) == (uint32_t)ncmd + 1 && nexp > sent) {
+			/* SRP_RSP of the TMF: code in the response data */
+			tmf_code = (r[18] & 1) && get_be32(r + 32) >= 4 &&
+				   wc.byte_len >= 40 ? r[39] : 0x100;
+			continue;
+		}
 		printf("rsp_%u=%02x:%02x:%u:%u\n", get_be32(r + 12), r[19],
 		       r[18], get_be32(r + 24), get_be32(r + 20));
 		if (r[19] == 0x08 || r[19] == 0x28)
@@ -411,6 +502,12 @@ int main(int argc, char **argv)
 			good++;
 	}
 	printf("responses=%d\nbusy=%d\ngood=%d\n", got, busy, good);
+	if (nexp > sent) {
+		if (tmf_code < 0)
+			printf("tmf_rsp=none\n");
+		else
+			printf("tmf_rsp=%d\n", tmf_code);
+	}
 	if (data_in) {
 		for (i = 0; i < mr_len; i++) {
 			if (data[i] == PATTERN)
@@ -437,11 +534,11 @@ int main(int argc, char **argv)
 	rdma_destroy_id(id);
 	rdma_destroy_event_channel(ec);
 	freeaddrinfo(ai);
-	return got == sent ? 0 : 1;
+	return got == nexp ? 0 : 1;
 
 usage:
 	fprintf(stderr,
-		"usage: %s -a ADDR [-p PORT] -g GUID -c CDB [-i HEX32] [-D in|out] [-d LEN] [-m LEN] [-e LEN] [-n N] [-w MS] [-T MS]\n",
+		"usage: %s -a ADDR [-p PORT] -g GUID -c CDB [-i HEX32] [-D in|out] [-d LEN] [-m LEN] [-e LEN] [-n N] [-w MS] [-T MS] [-A MS [-W MS]] [-R N]\n",
 		argv[0]);
 	return 2;
 }

@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: GPL-2.0
+# 314-deferred-rsp-wakeup: a response deferred because the send queue was
+# full must be posted when the send queue empties, even if the last send
+# completions run while the deferring context is still looking at the list
+# (issue 10: deferred-response lost wakeup, and through it the release work
+# waiting forever for the stuck TMF; debug build only, see src/debug.c).
+#
+# /tools/srp_xfer logs in, sets a short RNR timer on its QP (-R 14), sends
+# N TEST UNIT READYs and posts no receive buffer: N is the number of send
+# WRs the channel has for responses, so their N responses fill the send
+# queue and wait in RNR retries. With srp_sq_size=16 the driver asks for 8
+# + 2 spare WRs, but the provider may give more (Soft-RoCE rounds the queue
+# up to a power of two minus one: 15, so N = 13), so a first login reads
+# max_send_wr from the driver's pr_debug line (dynamic debug). One command
+# more would be given back to LIO (-EAGAIN) and retried in a loop, one
+# less would leave room for the TMF response. 500 ms later it sends an SRP_TSK_MGMT
+# ABORT TASK for a tag that does not exist; LIO answers it from its TMR work
+# (not from a completion), the response finds the send queue full and is
+# deferred. The hook SRPT_DBG_DEFER_REQUEUE makes srpt_defer_rsp()'s look
+# at the list busy-wait SPIN_MS with the response's rsp_lock held, right
+# after the head of the list did not fit, and logs the send queue room
+# before and after. 700 ms after the TMF the tool posts its receive buffers
+# (busy-polling the clock, so that a CPU spinning with interrupts off cannot
+# delay it), so the N responses complete and give their room back inside
+# the wait.
+#  - Unfixed (b6fea52 = 43a7d3f + the hook): the deferred response is off the list
+#    inside the wait (list_del() before the room check), every completion
+#    finds the list empty and returns, then the response is put back with
+#    nobody left to post it: the TMF response never arrives, and after the
+#    disconnect the release work waits forever for the TMF LIO still counts
+#    (target_wait_for_sess_cmds() before srpt_close_rsp_list()); ib_srpt
+#    cannot be unloaded.
+#  - Fixed: the response stays on the list until its room is reserved, so
+#    the first completion of the wait sees it and posts it once the lock is
+#    free.
+# Whether the race happened is read from the hook's log line (room grew
+# inside the wait): the completions need the target's RNR retry timer, and
+# when that timer happens to be queued on the spinning CPU they come after
+# the wait. Such a try proves nothing and is repeated, up to TRIES times.
+# Checks: TMF response (every try), channel released after the disconnect
+# (every try), the race happened at least once, the module unloads.
+# Seen on the sanitizer kernel (2026-12-02, quick runs, 29 WRs): unfixed
+# module built from b6fea52: tries 1 and 2 did not race (room 0 -> 0), try
+# 3 did (0 -> 29), its TMF response never came, "channel not released 40 s
+# after the disconnect", "INFO: task kworker/u8:2:16 blocked for more than
+# 61 seconds" (the release work) and "task rmdir ... blocked", unload FAIL.
+# Fixed (9bdaf92): the race happened at try 2 (0 -> 1: with the response
+# on the list the first completion waits for rsp_lock), TMF answered,
+# channel released, unload PASS.
+# vmtest-timeout: 420
+
+P=/sys/module/ib_srpt/parameters
+SPARE=2			# SRPT_SQ_SPARE_WRS
+SPIN_MS=2500
+TRIES=5
+
+SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
+SG=${SG#0x}
+IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
+IPID=0000000000000000$IID
+
+hook() { # hook POINT MS
+	echo "$2" > $P/debug_delay_ms
+	echo "$1" > $P/debug_delay_point
+}
+
+if ! [ -e $P/debug_delay_point ]; then
+	skip all "not a debug build (make SRPT_DEBUG_HOOKS=y)"
+	exit 0
+fi
+if is_ref; then
+	skip all "in-kernel driver"
+	exit 0
+fi
+if ! [ -x /tools/srp_xfer ]; then
+	skip all "/tools/srp_xfer missing"
+	exit 0
+fi
+
+if ! setup_target --no-enable || ! cfs_write "$TPG/attrib/use_srq" 0 ||
+	! cfs_write "$TPG/attrib/srp_sq_size" 16 ||
+	! cfs_write "$TPG/enable" 1; then
+	fail setup "$ERR"
+	teardown_target
+	exit 0
+fi
+
+released() { dmesg_since | grep -q 'channel released'; }
+
+if ! dyndbg srpt_ch_try_create_qp on; then
+	skip all "no dynamic debug: $ERR"
+	teardown_target
+	exit 0
+fi
+dmesg_mark
+run_bounded 60 /tools/srp_xfer -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
+	-c 00 -d 0 -n 1
+mw=$(dmesg_since | sed -n 's/.*max_send_wr \([0-9]*\), rq_size.*/\1/p' | head -n 1)
+dyndbg srpt_ch_try_create_qp off
+if [ -z "$mw" ] || [ "$mw" -le $SPARE ]; then
+	fail setup "no max_send_wr in the log of a login: $ERR"
+	teardown_target
+	exit 0
+fi
+N=$((mw - SPARE))
+info "max_send_wr $mw: $N send WRs for responses"
+wait_for 40 released
+
+raced=0
+bad=0
+i=1
+while [ $i -le $TRIES ] && [ $raced = 0 ] && [ $bad = 0 ]; do
+	dmesg_mark
+	hook 4 $SPIN_MS
+	_t0=$(date +%s)
+	run_bounded 90 /tools/srp_xfer -a "$IP" -p "$CM_PORT" -g "$SG" \
+		-i "$IPID" -c 00 -d 0 -n $N -A 500 -W 700 -R 14 -T 15000
+	OUT=$ERR
+	hook 0 0
+	info "try $i: $(echo "$OUT" | grep -v '^rsp_' | tr '\n' ' ')"
+	spun=$(dmesg_since | sed -n 's/.*debug hook 4: spun [0-9]* ms, value \(-*[0-9]*\) -> \(-*[0-9]*\)$/\1 \2/p' | head -n 1)
+	info "try $i: send queue room in the wait: ${spun:-hook not reached}"
+	if ! echo "$OUT" | grep -q '^tmf_sent=1$'; then
+		fail "try$i-tmf" "no TMF sent: $(echo "$OUT" | tr '\n' ' ')"
+		bad=1
+	elif ! echo "$OUT" | grep -q '^tmf_rsp=[0-9]'; then
+		fail "try$i-tmf" "the deferred TMF response never arrived (room in the wait: ${spun:-hook not reached}); $(echo "$OUT" | grep -v '^rsp_' | tr '\n' ' ')"
+		bad=1
+	else
+		pass "try$i-tmf" "$(echo "$OUT" | grep -e '^tmf_rsp' -e '^responses' | tr '\n' ' ')"
+	fi
+	if wait_for 40 released; then
+		pass "try$i-released" "after $(( $(date +%s) - _t0 )) s"
+	else
+		fail "try$i-released" "channel not released 40 s after the disconnect: $(dmesg_since | tail -n 5 | tr '\n' ' ')"
+		bad=1
+	fi
+	if [ -n "$spun" ] && [ "${spun#* }" -gt "${spun% *}" ]; then
+		raced=1
+		info "try $i: completions gave room back inside the wait ($spun)"
+	fi
+	i=$((i + 1))
+done
+if [ $raced = 1 ]; then
+	pass race "completions ran inside the wait at try $((i - 1))"
+elif [ $bad = 0 ]; then
+	fail race "in $TRIES tries no completion ran inside the wait"
+fi
+
+if run_bounded 120 srpt_reload; then
+	pass unload "ib_srpt unloaded and reloaded"
+else
+	fail unload "teardown/unload did not finish: $ERR"
+fi
