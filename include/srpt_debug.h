@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * srpt_debug.h - test-only delay hooks, compiled in only by a debug build
+ * srpt_debug.h - test-only hooks, compiled in only by a debug build
  * (make SRPT_DEBUG_HOOKS=y, see src/debug.c). In a normal build every hook
- * is an empty inline function and the module has no debug parameters.
+ * is an empty (or identity) inline function and the module has no debug
+ * parameters.
  */
 #ifndef SRPT_DEBUG_H
 #define SRPT_DEBUG_H
@@ -52,6 +53,7 @@ enum srpt_debug_point {
 #ifdef SRPT_DEBUG_HOOKS
 void srpt_debug_delay(enum srpt_debug_point point);
 void srpt_debug_spin(enum srpt_debug_point point, const atomic_t *watch);
+u32 srpt_debug_max_qp_wr(u32 hca_max);
 #else
 static inline void srpt_debug_delay(enum srpt_debug_point point)
 {
@@ -60,6 +62,11 @@ static inline void srpt_debug_delay(enum srpt_debug_point point)
 static inline void srpt_debug_spin(enum srpt_debug_point point,
 				   const atomic_t *watch)
 {
+}
+
+static inline u32 srpt_debug_max_qp_wr(u32 hca_max)
+{
+	return hca_max;
 }
 #endif
 

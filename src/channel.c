@@ -18,6 +18,7 @@
 #include <linux/delay.h>
 #include <rdma/ib_cache.h>
 #include "srpt.h"
+#include "srpt_debug.h"
 #include "srpt_login.h"
 
 static_assert((int)CH_CONNECTING == (int)SRPT_CH_CONNECTING);
@@ -351,7 +352,9 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 {
 	struct srpt_device *sdev = ch->sport->sdev;
 	const struct ib_device_attr *attrs = &sdev->device->attrs;
+	u32 max_qp_wr = srpt_debug_max_qp_wr(attrs->max_qp_wr);
 	struct ib_qp_init_attr *init;
+	u32 max_send_wr;
 	struct ib_qp *qp;
 	int ret;
 
@@ -379,7 +382,7 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 	init->qp_type = IB_QPT_RC;
 	/* The spare WRs are for the zero-length writes and the drain. */
 	init->cap.max_send_wr = min_t(u32, sq_size / 2,
-				      attrs->max_qp_wr - SRPT_SQ_SPARE_WRS) +
+				      max_qp_wr - SRPT_SQ_SPARE_WRS) +
 				SRPT_SQ_SPARE_WRS;
 	init->cap.max_rdma_ctxs = sq_size / 2;
 	init->cap.max_send_sge = attrs->max_send_sge;
@@ -408,10 +411,14 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 		}
 		ch->qp = qp;
 	}
-	atomic_set(&ch->sq_wr_avail,
-		   init->cap.max_send_wr - SRPT_SQ_SPARE_WRS);
+	/*
+	 * The core added the WRs of the rdma_rw contexts to max_send_wr and
+	 * capped the sum at max_qp_wr, which a debug build may lower.
+	 */
+	max_send_wr = min(init->cap.max_send_wr, max_qp_wr);
+	atomic_set(&ch->sq_wr_avail, max_send_wr - SRPT_SQ_SPARE_WRS);
 	pr_debug("%s: cq_size %u, sq_size %u, max_send_wr %u, rq_size %d\n",
-		 ch->sess_name, ch->cq_size, sq_size, init->cap.max_send_wr,
+		 ch->sess_name, ch->cq_size, sq_size, max_send_wr,
 		 ch->rq_size);
 	kfree(init);
 	return 0;

@@ -10,6 +10,10 @@
  *   debug_delay_point  enum srpt_debug_point value, 0 = off (default)
  *   debug_delay_ms     how long the hook sleeps (default 0, at most 10000)
  *                      or spins (at most SRPT_DEBUG_SPIN_MAX_MS)
+ * and one that makes the HCA look smaller than it is
+ * (tests/vm/cases/315-small-qp.sh):
+ *   debug_max_qp_wr    channels created from now on get a send queue as if
+ *                      the HCA's max_qp_wr were this (0 = off, default)
  * Both are writable at run time under /sys/module/ib_srpt/parameters/.
  * This file is not built into release or DKMS modules, so production
  * modules have neither the parameters nor the sleeps.
@@ -33,6 +37,11 @@ static unsigned int debug_delay_ms;
 module_param(debug_delay_ms, uint, 0644);
 MODULE_PARM_DESC(debug_delay_ms,
 		 "Debug build only: sleep of the hook point in ms (max 10000; busy-waiting points: max 3000)");
+
+static unsigned int debug_max_qp_wr;
+module_param(debug_max_qp_wr, uint, 0644);
+MODULE_PARM_DESC(debug_max_qp_wr,
+		 "Debug build only: channels created from now on get a send queue as if the HCA allowed this many WRs per queue (0 = the HCA's own limit)");
 
 /*
  * A spinning hook point runs with interrupts disabled: well below the soft
@@ -92,4 +101,19 @@ void srpt_debug_spin(enum srpt_debug_point point, const atomic_t *watch)
 		cpu_relax();
 	pr_info("debug hook %d: spun %u ms, value %d -> %d\n", point, ms,
 		before, watch ? atomic_read(watch) : 0);
+}
+
+/**
+ * srpt_debug_max_qp_wr() - the WRs per queue a new channel may use.
+ * @hca_max: the HCA's max_qp_wr.
+ *
+ * Return: @hca_max, or the debug_max_qp_wr parameter if it is set and
+ * smaller, so that a test on Soft-RoCE (16384 WRs per queue) sees a send
+ * queue that holds fewer WRs than the srp_sq_size attribute asks for.
+ */
+u32 srpt_debug_max_qp_wr(u32 hca_max)
+{
+	u32 cap = READ_ONCE(debug_max_qp_wr);
+
+	return cap ? min(cap, hca_max) : hca_max;
 }

@@ -143,9 +143,9 @@ if [ "$MODE" = ours ]; then
 		log "no module in build/$KVER/src: building with scripts/devbuild.sh into $DB"
 		mkdir -p "$DB"
 		# A kernel built here (KBUILD): W=1, the self-test module too,
-		# and the test delay hooks (SRPT_DEBUG_HOOKS=y: module
-		# parameters that only 208-login-races uses; they make its
-		# deterministic race checks run on the sanitizer kernel).
+		# and the test hooks (SRPT_DEBUG_HOOKS=y: module parameters
+		# that cases 208, 313, 314 and 315 use for deterministic race
+		# and resource checks on the sanitizer kernel).
 		dbargs=()
 		[ -z "$KBUILD" ] || dbargs=(W=1 SRPT_DEBUG_HOOKS=y)
 		(flock 9; SRPT_KDIR=$KBUILD SRPT_DEVBUILD_SELFTEST=${KBUILD:+1} \
