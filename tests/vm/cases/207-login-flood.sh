@@ -4,9 +4,11 @@
 #  1. 1 000 logins (500 in a quick run; 10 000 with `vmtest.soak=1` on the
 #     kernel command line, run.sh --append) that no ACL matches: every one is
 #     rejected with CHANNEL_LIMIT_REACHED, none fails at the CM level.
-#  2. 300 logins (150 quick; 1 000 with vmtest.soak=1) that an ACL for the
-#     connection name (GUID-named port directory, ACL "$IP") accepts, each
-#     logged out right away.
+#  2. 300 logins (1 000 with vmtest.soak=1) that an ACL for the connection
+#     name (GUID-named port directory, ACL "$IP") accepts, each logged out
+#     right away. A quick run makes 300 too: after 150, a leak of one nexus
+#     per login (kmalloc-96: 150 objects) would stay under that cache's
+#     limit below (4 slabs of 42 + 7 = 175); 150 more take about 8 s.
 #  (The suite in CI uses the smaller counts: before the fix even 300 logins
 #  grow kmalloc-96 past the limit below.)
 # Memory is compared between a snapshot after a warm-up of 100 logins and
@@ -14,7 +16,9 @@
 #  - asserted: no kmalloc-* cache in /proc/slabinfo may have grown by more
 #    than 4 slabs' worth of objects (per-CPU and partial slabs make the
 #    active object counts move by a few slabs) plus one object per 20
-#    logins. Anything the driver kept per login, like the I_T nexus (80
+#    logins. Each count is the smallest of several samples (see
+#    kmalloc_min()), and a cache over the limit is sampled again for up to
+#    30 s: the noise only ever adds objects, a leak stays. Anything the driver kept per login, like the I_T nexus (80
 #    bytes, in kmalloc-96 on x86-64) before the fix, grows its cache by one
 #    object per login: measured before the fix, kmalloc-96 +802 objects
 #    after 1 000 refused logins and +363 after 300 accepted ones; after it,
@@ -68,6 +72,27 @@ kmalloc_shrink() {
 kmalloc_total() {
 	kmalloc_shrink
 	kmalloc_objs | awk '{ n += $2 } END { print n + 0 }'
+}
+
+# The free objects of the slabs that a CPU takes or fills right after the
+# shrink (any allocation, and every free into a full slab, which moves it to
+# the CPU's partial list) count as active again: a run in CI read
+# kmalloc-64 +271 (4.2 slabs) with no leak behind it (600 logins with
+# slub_debug=U allocation tracking: no allocation site grew by more than 7
+# objects). That noise only adds objects, so the least of several samples
+# is the closest to what is really allocated.
+# kmalloc_min FILE SAMPLES: append SAMPLES shrunk samples, 1 s apart, to
+# FILE.samples and write the per-cache minimum of all samples in it to FILE.
+kmalloc_min() {
+	_km_i=0
+	while [ $_km_i -lt "$2" ]; do
+		[ $_km_i = 0 ] || sleep 1
+		kmalloc_shrink
+		kmalloc_objs >> "$1.samples"
+		_km_i=$((_km_i + 1))
+	done
+	awk '!($1 in m) || $2 < m[$1] { m[$1] = $2; o[$1] = $3 }
+		END { for (c in m) print c, m[c], o[c] }' "$1.samples" > "$1"
 }
 
 # settle: give RCU callbacks, release works and the CM's time-wait objects
@@ -136,8 +161,21 @@ flood() {
 snapshot() {
 	settle
 	SNAP_SU=$(sunreclaim)
-	kmalloc_objs > /tmp/flood.kmalloc
+	rm -f /tmp/flood.kmalloc.samples
+	kmalloc_min /tmp/flood.kmalloc 3
 	awk '!/^#|^slabinfo/ {print $1, $2, $4}' /proc/slabinfo > /tmp/flood.all
+}
+
+# over_limit COUNT: the caches of /tmp/flood.after that grew beyond the
+# limit since /tmp/flood.kmalloc, after COUNT logins (empty if none)
+over_limit() {
+	awk -v n="$1" '
+		NR == FNR { before[$1] = $2; next }
+		($1 in before) {
+			lim = 4 * $3 + int(n / 20)
+			d = $2 - before[$1]
+			if (d > lim) printf "%s +%d (limit %d) ", $1, d, lim
+		}' /tmp/flood.kmalloc /tmp/flood.after
 }
 
 # check_growth NAME COUNT: memory checks (see the header) against the last
@@ -150,16 +188,24 @@ check_growth() {
 	info "$1: largest growth (kB): $(awk 'NR == FNR { b[$1] = $2; next }
 		($1 in b) { printf "%d %s\n", ($2 - b[$1]) * $3 / 1024, $1 }' \
 		/tmp/flood.all /tmp/flood.all.after | sort -rn | head -n 3 | tr '\n' ' ')"
-	cg_bad=$(kmalloc_objs | awk -v n="$2" '
-		NR == FNR { before[$1] = $2; next }
-		($1 in before) {
-			lim = 4 * $3 + int(n / 20)
-			d = $2 - before[$1]
-			if (d > lim) printf "%s +%d (limit %d) ", $1, d, lim
-		}' /tmp/flood.kmalloc -)
-	cg_max=$(kmalloc_objs | awk 'NR == FNR { b[$1] = $2; next }
+	rm -f /tmp/flood.after.samples
+	kmalloc_min /tmp/flood.after 3
+	cg_bad=$(over_limit "$2")
+	# over the limit: sample again, 3 s apart, for up to 30 s
+	cg_first=$cg_bad cg_more=0
+	while [ -n "$cg_bad" ] && [ $cg_more -lt 10 ] && ! is_sanitizer; do
+		sleep 3
+		kmalloc_min /tmp/flood.after 1
+		cg_bad=$(over_limit "$2")
+		cg_more=$((cg_more + 1))
+	done
+	[ -z "$cg_first" ] || [ -z "$cg_bad" ] ||
+		info "${1}_kmalloc: over the limit after settling ($cg_first) and in all $cg_more samples of the next $((cg_more * 3)) s"
+	[ -z "$cg_first" ] || [ -n "$cg_bad" ] ||
+		info "${1}_kmalloc: over the limit after settling ($cg_first), within it after $cg_more more samples"
+	cg_max=$(awk 'NR == FNR { b[$1] = $2; next }
 		($1 in b) && $2 - b[$1] > m { m = $2 - b[$1]; c = $1 }
-		END { printf "%s +%d", c ? c : "none", m }' /tmp/flood.kmalloc -)
+		END { printf "%s +%d", c ? c : "none", m }' /tmp/flood.kmalloc /tmp/flood.after)
 	if [ -z "$cg_bad" ]; then
 		pass "${1}_kmalloc" "no kmalloc cache grew beyond 4 slabs + $(($2 / 20)) objects (largest: $cg_max)"
 	elif is_sanitizer; then
@@ -192,7 +238,7 @@ fi
 teardown_target || fail teardown_1 "configuration left behind"
 
 # 2. Accepted through the connection-name ACL, logged out at once.
-N2=$(reps 300 150)
+N2=300
 is_sanitizer && N2=20
 soak && N2=1000
 if setup_target --port guid --acl "$IP"; then
