@@ -465,6 +465,11 @@ struct srpt_send_ioctx {
  *		 (compare-and-exchange, never below what is free), given
  *		 back with srpt_put_sq_wrs() (full barrier, then a look at
  *		 @rsp_wait_list).
+ * @sq_wr_max: the most send WRs one command may need: half the send queue
+ *	       srp_sq_size asked for, and never more than @sq_wr_avail was
+ *	       at QP creation (an HCA with a small max_qp_wr gives a smaller
+ *	       QP). A command needing more is refused, since it could never
+ *	       be posted. Set once, before the channel can receive.
  * @data_bytes: bytes of target-side data buffers the channel's commands
  *		hold (page-rounded per descriptor), charged against
  *		srpt_ch_data_mb in the CQ context when a command is received,
@@ -579,6 +584,7 @@ struct srpt_rdma_ch {
 	int			rq_size;
 	u32			max_rsp_size;
 	atomic_t		sq_wr_avail;
+	u32			sq_wr_max;
 	atomic64_t		data_bytes;
 	struct srpt_port	*sport;
 	int			max_ti_iu_len;

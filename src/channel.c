@@ -417,6 +417,7 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 	 */
 	max_send_wr = min(init->cap.max_send_wr, max_qp_wr);
 	atomic_set(&ch->sq_wr_avail, max_send_wr - SRPT_SQ_SPARE_WRS);
+	ch->sq_wr_max = min(sq_size / 2, max_send_wr - SRPT_SQ_SPARE_WRS);
 	pr_debug("%s: cq_size %u, sq_size %u, max_send_wr %u, rq_size %d\n",
 		 ch->sess_name, ch->cq_size, sq_size, max_send_wr,
 		 ch->rq_size);

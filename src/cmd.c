@@ -57,14 +57,13 @@ static enum dma_data_direction srpt_rw_dir(enum dma_data_direction dir)
 }
 
 /*
- * Send WRs the channel's QP is guaranteed to hold: max_send_wr was
- * created as at least half the send queue size (cq_size = rq_size +
- * sq_size). A command needing more could never be posted, and retrying it
- * through LIO would never end.
+ * The most send WRs one command may need (ch->sq_wr_max, fixed when the QP
+ * was created). A command needing more could never be posted, and retrying
+ * it through LIO would never end.
  */
 static u32 srpt_sq_capacity(const struct srpt_rdma_ch *ch)
 {
-	return (ch->cq_size - ch->rq_size) / 2;
+	return ch->sq_wr_max;
 }
 
 /**
