@@ -34,6 +34,12 @@
 #   SRPT_MATRIX_CHROOTS chroots to use (default "bullseye trixie-backports sid")
 #   SRPT_MATRIX_NO_APT=1  never run apt-get (missing host headers: skipped)
 #   SRPT_MATRIX_JOBS    make -j (default 2)
+#   SRPT_MATRIX_EXCEPT  kernels (globs, like PATTERN) not to build, e.g. the
+#                       one an earlier run already built and a VM run uses
+#   SRPT_MATRIX_APPEND=1  add to build/matrix-summary.txt and
+#                       matrix-findings.txt instead of starting them anew
+#                       (scripts/check.sh builds the first VM run's kernel
+#                       first and the rest in the background)
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,7 +54,7 @@ patterns=("$@")
 
 mkdir -p "$builddir"
 summary=$builddir/matrix-summary.txt
-: >"$summary"
+[ "${SRPT_MATRIX_APPEND:-0}" = 1 ] || : >"$summary"
 failed=0
 
 log() { echo "matrix: $*" >&2; }
@@ -59,6 +65,15 @@ selected() {	# selected KVER SHORT: does KVER match the command-line patterns?
 	for p in "${patterns[@]}"; do
 		# shellcheck disable=SC2053
 		[[ $1 == $p || $2 == $p ]] && return 0
+	done
+	return 1
+}
+
+excluded() {	# excluded KVER SHORT: does SRPT_MATRIX_EXCEPT name KVER?
+	local p
+	for p in ${SRPT_MATRIX_EXCEPT:-}; do
+		# shellcheck disable=SC2053
+		[[ $1 == $p || ( -n $2 && $2 == $p ) ]] && return 0
 	done
 	return 1
 }
@@ -89,6 +104,7 @@ for c in $chroots; do
 	sid) short=7.2 ;;
 	esac
 	selected "$c" "$short" || [ ${#patterns[@]} -eq 0 ] || continue
+	excluded "$c" "$short" && continue
 	if [ ! -e "$cache/chroots/$c/.srpt-chroot-ok" ]; then
 		mkdir -p "$cache/chroots"
 		"$top/scripts/mkchroot.sh" "$c" "$cache/chroots/$c" \
@@ -233,7 +249,7 @@ build_one() {
 	fi
 }
 
-: >"$builddir/matrix-findings.txt"
+[ "${SRPT_MATRIX_APPEND:-0}" = 1 ] || : >"$builddir/matrix-findings.txt"
 
 # ---- host kernels ----
 for abi in "$abi61" "$abi612"; do
@@ -247,6 +263,7 @@ for abi in "$abi61" "$abi612"; do
 		short=
 		[ "$flavour" = amd64 ] && short=$line
 		selected "$kver" "$short" || continue
+		excluded "$kver" "$short" && continue
 		kdir=/usr/src/linux-headers-$kver
 		if [ ! -f "$kdir/Makefile" ] && [ "${SRPT_MATRIX_NO_APT:-0}" != 1 ]; then
 			log "installing linux-headers-$kver"
@@ -272,6 +289,7 @@ for c in $chroots; do
 	*) short= ;;
 	esac
 	root=$cache/chroots/$c
+	excluded "$c" "$short" && continue
 	if [ ${#patterns[@]} -ne 0 ] && ! selected "$c" "$short"; then
 		# the pattern may name the full release: look at what is there
 		k=$(cd "$root/usr/src" 2>/dev/null && ls -d linux-headers-*-amd64 2>/dev/null | head -n 1)
