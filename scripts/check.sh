@@ -5,7 +5,8 @@
 #
 # Usage: scripts/check.sh [--only STEP[,STEP...]] [--skip STEP[,STEP...]] [--list]
 #
-# Steps (in order; a step whose test code does not exist yet is skipped):
+# Steps (in order; the list is fixed: a step whose entry point is missing
+# fails, so that deleting a test directory cannot turn the suite green):
 #   deps      scripts/install-deps.sh
 #   matrix    make matrix            (modules for every kernel, build/<kver>/)
 #   (lint, unit, fuzz, ofed, pkg and matrix run in the background during the
@@ -103,10 +104,16 @@ step() {
 		FAILED="$FAILED $name"
 	fi
 }
-skip_step() { # skip_step NAME why
+missing_step() { # missing_step NAME ENTRY: the step's entry point is missing
 	if [ -n "$ONLY" ] && [[ $ONLY != *",$1,"* ]]; then return 0; fi
-	status "$1" SKIP 0 "$2"
-	NSKIP=$((NSKIP + 1))
+	if [ -n "$SKIP" ] && [[ $SKIP == *",$1,"* ]]; then
+		status "$1" SKIP 0 "(--skip)"
+		NSKIP=$((NSKIP + 1))
+		return 0
+	fi
+	status "$1" FAIL 0 "missing: $2"
+	NFAIL=$((NFAIL + 1))
+	FAILED="$FAILED $1"
 }
 step_note() { # one-line summary of a passed step, if its log has one
 	case $1 in
@@ -121,7 +128,7 @@ echo "[check] srpt-dkms test suite in $TOP (logs: $LOGDIR)"
 if [ -x scripts/install-deps.sh ]; then
 	step deps scripts/install-deps.sh
 else
-	skip_step deps "(no scripts/install-deps.sh)"
+	missing_step deps scripts/install-deps.sh
 fi
 
 # The sanitizer kernel (about 20 minutes of CPU the first time on 2 cores,
@@ -150,7 +157,7 @@ wait_debug_kernel() { # the debug-kernel step: wait for the background build
 VM_FIRST=$(echo $VM_KERNELS | cut -d' ' -f1)
 MATRIX_BG=""
 if ! has_make_target matrix; then
-	skip_step matrix "(no 'matrix' target in Makefile yet)"
+	missing_step matrix "the matrix target of the Makefile"
 elif [ "${CHECK_SERIAL:-0}" = 1 ] || [ -z "$VM_FIRST" ]; then
 	step matrix make matrix
 else
@@ -172,26 +179,26 @@ host_steps() {
 	if has_make_target lint; then
 		step lint make lint
 	else
-		skip_step lint "(no 'lint' target in Makefile yet)"
+		missing_step lint "the lint target of the Makefile"
 	fi
 
 	if [ -f tests/unit/Makefile ]; then
 		step unit make -C tests/unit check
 	else
-		skip_step unit "(no tests/unit/Makefile yet)"
+		missing_step unit tests/unit/Makefile
 	fi
 
 	if [ -f tests/fuzz/Makefile ]; then
 		step fuzz make -C tests/fuzz check
 	else
-		skip_step fuzz "(no tests/fuzz/Makefile yet)"
+		missing_step fuzz tests/fuzz/Makefile
 	fi
 
 	# Build-system tests: building against an MLNX_OFED-like tree (fake tree).
 	if [ -f tests/build/test-ofed.sh ]; then
 		step ofed sh tests/build/test-ofed.sh
 	else
-		skip_step ofed "(no tests/build/test-ofed.sh)"
+		missing_step ofed tests/build/test-ofed.sh
 	fi
 
 	if [ -x tests/pkg/run.sh ]; then
@@ -199,7 +206,7 @@ host_steps() {
 	elif [ -f tests/pkg/run.sh ]; then
 		step pkg bash tests/pkg/run.sh
 	else
-		skip_step pkg "(no tests/pkg/run.sh yet)"
+		missing_step pkg tests/pkg/run.sh
 	fi
 
 	# last: the first VM run already has its module

@@ -219,7 +219,8 @@ for f in "$HERE"/cases/*.sh; do
 	fi
 	CASE_FILES+=("$f")
 done
-[ ${#CASE_FILES[@]} -gt 0 ] || log "WARNING: no case matches '${GLOBS:-*}' (only setup and final checks run)"
+# fail closed: a run without cases would pass on the setup checks alone
+[ ${#CASE_FILES[@]} -gt 0 ] || die "no case matches '${GLOBS:-*}' in $HERE/cases"
 log "cases: $(for f in "${CASE_FILES[@]}"; do basename "$f" .sh; done | tr '\n' ' ')"
 
 # --- initramfs -------------------------------------------------------------------------------
