@@ -17,6 +17,15 @@ selftest=""
 # shellcheck disable=SC2086
 tar -C "$top" --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 	-cf - dkms.conf Makefile src include scripts $selftest | tar -C "$out" -xf -
+# drop the sources the tree no longer has: a renamed or deleted file would
+# stay in OUTDIR and could still be included or built (what the build
+# generates, the probe results in src/generated/ and *.mod.c, stays)
+(cd "$out" && find src include scripts $selftest -path '*/generated' -prune \
+	-o -type f \( -name '*.[ch]' -o -name '*.sh' -o -name '*.pl' \
+	-o -name Kbuild -o -name Makefile \) ! -name '*.mod.c' -print \
+	2>/dev/null || true) | while read -r f; do
+	[ -e "$top/$f" ] || rm -f "$out/$f"
+done
 make -s -C "$out" KVER="$kver" KDIR="$kdir" "$@" module
 [ -z "$selftest" ] || make -s -C "$kdir" M="$out/tests/selftest" "$@" modules
 echo "$out/src/ib_srpt.ko"
