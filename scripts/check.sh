@@ -47,7 +47,7 @@
 set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-cd "$TOP"
+cd "$TOP" || exit 1
 ONLY="" SKIP=""
 while [ $# -gt 0 ]; do
 	case $1 in

@@ -162,6 +162,7 @@ build_one() {
 	log "building $kver ($where)"
 	rm -rf "$out"
 	mkdir -p "$out"
+	# shellcheck disable=SC2046 # no word or one word (tests/selftest)
 	tar -C "$top" --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 		--exclude='*.mod' --exclude='*.mod.c' --exclude=generated \
 		--exclude=modules.order --exclude=Module.symvers \

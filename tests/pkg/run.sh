@@ -151,6 +151,7 @@ if need groff groff-base && need man man-db; then
 	# (src/debug.c is compiled only into test builds, SRPT_DEBUG_HOOKS=y:
 	# its parameters are not part of the interface; tests/vm/README.md
 	# documents them)
+	# shellcheck disable=SC2010 # src/*.c: no blanks or globs in the names
 	params=$(ls src/*.c | grep -v '^src/debug\.c$' | xargs grep -ho 'module_param[a-z_]*([a-z_0-9]*' |
 		sed 's/.*(//' | sort -u)
 	attrs=$( { grep -ho 'CONFIGFS_ATTR[_A-Z]*([a-z_]*, *[a-z_0-9]*' src/*.c |

@@ -44,6 +44,7 @@ echo 60 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 ip link set lo up
 
 CASE=setup
+# shellcheck source-path=SCRIPTDIR source=lib.sh # /vmtest/lib.sh is tests/vm/lib.sh
 . /vmtest/lib.sh
 
 up() { read -r _u _ < /proc/uptime; echo "$_u"; }
@@ -295,6 +296,7 @@ kmemleak_check() {
 		printf "KMEMLEAK_SUMMARY %d %d %d\n", total, nours, n
 	}' /tmp/dmesg.mods /tmp/kmemleak.txt > /tmp/kmemleak.out
 	grep -v '^KMEMLEAK_SUMMARY' /tmp/kmemleak.out
+	# shellcheck disable=SC2046 # three numbers: $1, $2, $3
 	set -- $(sed -n 's/^KMEMLEAK_SUMMARY //p' /tmp/kmemleak.out)
 	_what="${1:-?} leak report(s), ${2:-?} from ib_srpt/ib_srpt_selftest; $3 module text sections known; scans took $(awk -v a="$_t0" -v b="$(up)" 'BEGIN { printf "%.0f", b - a }') s"
 	if [ "${1:-x}" = x ]; then

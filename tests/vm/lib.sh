@@ -115,11 +115,16 @@
 #                                  kernel has no dynamic debug
 # ---------------------------------------------------------------------------
 
+# shellcheck disable=SC2034 # used by the case files (expect_err texts)
 EINVAL="Invalid argument"
+# shellcheck disable=SC2034 # used by the case files
 ENODEV="No such device"
 EEXIST="File exists"
+# shellcheck disable=SC2034 # used by the case files
 ENOENT="No such file or directory"
+# shellcheck disable=SC2034 # used by the case files
 EBUSY="Device or resource busy"
+# shellcheck disable=SC2034 # used by the case files
 EPERM="Operation not permitted"
 
 T=${T:-/sys/kernel/config/target}
@@ -449,6 +454,7 @@ teardown_target() {
 
 # --- initiator -----------------------------------------------------------------
 _srp_host() { echo "/sys/class/infiniband_srp/srp-$IBDEV-$IBPORT"; }
+# shellcheck disable=SC2010 # kernel names (sdX): no blanks or globs
 _scsi_disks() { ls /sys/block 2>/dev/null | grep '^sd' | sort; }
 # Highest disk sequence number so far (diskseq, 5.15+, is never reused,
 # unlike sdX names: a disk that appears while an old one is still being
@@ -499,6 +505,7 @@ login() {
 		fi
 		sleep 0.2
 	done
+	# shellcheck disable=SC2034 # for the case files: the first disk
 	DISK=$1
 	info "logged in ($_add): $DISKS"
 	return 0

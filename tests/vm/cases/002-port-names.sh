@@ -11,6 +11,7 @@ info "GUIDNAME=$GUIDNAME GIDNAME=$GIDNAME refcnt=$r0"
 
 for form in GUIDNAME GIDNAME; do
 	eval n=\$$form
+	# shellcheck disable=SC2154 # n is set by the eval above
 	if try mkdir "$SRPT/$n"; then
 		pass "mkdir_$form" "$n"
 		r=$(module_refcnt)

@@ -21,6 +21,7 @@ mkdir -p "$DEV" && echo rd_pages=4096 > "$DEV/control" && echo 1 > "$DEV/enable"
 
 for form in GUIDNAME GIDNAME; do
 	eval p=\$$form
+	# shellcheck disable=SC2154 # p is set by the eval above
 	P=$SRPT/$p
 	TP=$P/tpgt_1
 	expect_ok "$form.mkdir_port" mkdir "$P" || continue

@@ -36,6 +36,7 @@ fi
 
 for a in srp_max_rdma_size:131072 srp_max_rsp_size:512 srp_sq_size:64 use_srq:1 use_srq:0; do
 	f=${a%%:*} v=${a#*:}
+	# shellcheck disable=SC2034 # not used; only the read is kept
 	old=$(cat "$G/tpgt_1/attrib/$f" 2>/dev/null)
 	if cfs_write "$G/tpgt_1/attrib/$f" "$v"; then
 		xfail_ref "enodev_$f=$v" "write accepted on a removed device"
@@ -59,6 +60,7 @@ for P in "$G" "$U"; do
 		*) fail "disable_$form" "$ERR (expected success or ENODEV)" ;;
 		esac
 	fi
+	# shellcheck disable=SC2043 # a list of one value
 	for v in 1; do
 		if cfs_write "$P/tpgt_1/enable" $v; then
 			xfail_ref "enodev_enable_${v}_$form" "enable=$v accepted on a removed device"

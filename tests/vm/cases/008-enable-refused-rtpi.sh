@@ -21,7 +21,6 @@ if ! [ -r "$TPG/rtpi" ]; then
 fi
 rtpi0=$(cat "$TPG/rtpi")
 info "RTPI of the enabled TPG: $rtpi0"
-P=${TPG%/tpgt_1}
 
 if ! rxe_del; then
 	fail link_delete "$ERR"

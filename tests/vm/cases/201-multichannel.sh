@@ -61,6 +61,7 @@ if [ -x /tools/srp_login ]; then
 	grep -q '^result=accepted' /tmp/first.out && pass first_login ||
 		fail first_login "$(cat /tmp/first.out)"
 	srp_login -i "$IPID" -f 1 -H 300
+	# shellcheck disable=SC2154 # result, rsp_flags, reason: eval in srp_login()
 	[ "$result" = accepted ] && [ $((rsp_flags & 3)) -eq 2 ] &&
 		pass multi_maintained "rsp_flags=$rsp_flags" ||
 		fail multi_maintained "result=$result rsp_flags=$rsp_flags"
@@ -80,6 +81,7 @@ if [ -x /tools/srp_login ]; then
 	fi
 	# A different nexus (other initiator port ID) is not affected.
 	srp_login -i "0x00000000000000010000000000000002" -f 0
+	# shellcheck disable=SC2154 # reason: eval in srp_login()
 	info "other nexus login: result=$result reason=$reason"
 else
 	skip single_terminated "/tools/srp_login missing"

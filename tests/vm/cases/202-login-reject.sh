@@ -27,6 +27,7 @@ expect_rej() {
 	shift 2
 	dmesg_mark
 	srp_login "$@"
+	# shellcheck disable=SC2154 # result, reason: eval in srp_login()
 	if [ "$result" = rejected ] && [ "$reason" = "$rj_reason" ]; then
 		pass "$rj_name" "reason $reason"
 	else
@@ -101,6 +102,7 @@ if [ -n "$TPG" ]; then
 	srp_login -i "$IPID" -l "$MAXREQ"
 	[ "$result" = accepted ] && pass iu_len_max_ok || fail iu_len_max_ok "result=$result reason=$reason"
 	srp_login -i "$IPID" -l 64 -f 0x80 -o 80
+	# shellcheck disable=SC2154 # max_ti_iu_len, rsp_flags: eval in srp_login()
 	[ "$result" = accepted ] && [ "$max_ti_iu_len" = 64 ] && [ $((rsp_flags & 0x80)) -eq $((0x80)) ] &&
 		pass iu_len_64_ok "max_ti_iu_len=$max_ti_iu_len rsp_flags=$rsp_flags" ||
 		fail iu_len_64_ok "result=$result max_ti_iu_len=$max_ti_iu_len rsp_flags=$rsp_flags"

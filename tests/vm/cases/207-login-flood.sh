@@ -123,7 +123,7 @@ settle() {
 # rejected, with REASON). Sets FIRST_MS / LAST_MS (first / last batch).
 flood() {
 	fl_name=$1 fl_n=$2 fl_expect=$3 fl_reason=$4
-	fl_done=0 fl_bad=0 FIRST_MS= LAST_MS=
+	fl_done=0 fl_bad=0 FIRST_MS="" LAST_MS=""
 	while [ $fl_done -lt "$fl_n" ]; do
 		# the last batch may be smaller (COUNT is not always a multiple)
 		fl_b=$((fl_n - fl_done))
@@ -132,6 +132,7 @@ flood() {
 		_o=$(/tools/srp_login_loop -a "$IP" -p "$CM_PORT" -g "$SG" -r -n $fl_b -T 10000 2>&1)
 		unset logins accepted rejected errors reason first_ms
 		eval "$(echo "$_o" | grep '^[a-z_]*=[0-9a-zA-Z]*$')"
+		# shellcheck disable=SC2154 # accepted, rejected, reason: eval above
 		if [ "${logins:-0}" != $fl_b ] || [ "${errors:-1}" != 0 ] ||
 		   { [ "$fl_expect" = accepted ] && [ "$accepted" != $fl_b ]; } ||
 		   { [ "$fl_expect" = rejected ] &&
@@ -140,6 +141,7 @@ flood() {
 			fail "$fl_name" "batch after $fl_done logins: $(echo "$_o" | tr '\n' ' ')"
 			break
 		fi
+		# shellcheck disable=SC2154 # first_ms: eval above
 		[ -z "$FIRST_MS" ] && FIRST_MS=$first_ms
 		LAST_MS=$first_ms
 		fl_done=$((fl_done + fl_b))

@@ -40,6 +40,7 @@ sleep 1
 
 v=$(cat "$TPG/enable")
 [ "$v" = 1 ] && pass tpgt_1_still_enabled || fail tpgt_1_still_enabled "enable=$v"
+# shellcheck disable=SC2010 # sysfs names (port-N:M): no blanks or globs
 if ls /sys/class/srp_remote_ports/ 2>/dev/null | grep -q port- &&
    dd if="$DISK" of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null; then
 	pass session_survives

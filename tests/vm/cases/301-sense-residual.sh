@@ -32,6 +32,7 @@ BLOCKS=$(cat "/sys/block/${DISK#/dev/}/size")	# rd_mcp: 512-byte blocks
 info "disk $DISK, $BLOCKS blocks of 512 bytes"
 
 # Past the end: LBA = number of blocks.
+# shellcheck disable=SC2046 # be32 prints four bytes: four arguments
 out=$(sg_raw -r 512 "$SG" 28 00 $(be32 "$BLOCKS") 00 00 01 00 2>&1)
 case $out in
 *"Check Condition"*)

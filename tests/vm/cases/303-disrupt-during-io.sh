@@ -16,6 +16,7 @@ FIO_LOG=/tmp/303-fio.log
 # Also remove regular files a disrupted fio may have left at /dev/sdX,
 # which would hide the block device node of the next login.
 no_disks() {
+	# shellcheck disable=SC2010 # kernel names (sdX): no blanks or globs
 	wait_for 60 sh -c '! ls /sys/block | grep -q "^sd"' ||
 		info "an sd disk is still present: $(ls /sys/block | grep '^sd' | tr '\n' ' ')"
 	for _f in /dev/sd*; do

@@ -31,6 +31,7 @@ lim_is() { [ "$(cat "$HOST/req_lim")" = "$1" ]; }
 # slow LUN takes a while)
 idle() {
 	for _d in $DISKS; do
+		# shellcheck disable=SC2046 # two numbers: $1 reads, $2 writes
 		set -- $(cat "/sys/block/${_d#/dev/}/inflight")
 		[ "$1" = 0 ] && [ "$2" = 0 ] || return 1
 	done

@@ -93,6 +93,7 @@ login_send() {
 # nP (replies carrying D, S, P), OTHER (replies with any other tag) and
 # RS (the first reply carrying S)
 analyze() {
+	# shellcheck disable=SC2046 # the counts, one per positional parameter
 	set -- $(echo "$REPLIES" | awk -v d="$D" -v s="$S" -v p="$P" '
 		NF { t = substr($0, 17, 16)
 		     if (t == d) nd++

@@ -68,6 +68,7 @@ dm_bit_set() { [ $(($(cat "$CAP") & DM_SUP)) -ne 0 ]; }
 # core answers unclaimed GETs with status 0x000c, or nothing answers).
 no_agent() {
 	if dmq -t 1000 iou; then
+		# shellcheck disable=SC2154 # status: eval of dm_query's output in dmq()
 		if [ "$status" = 0x000c ]; then
 			pass "$1" "MAD core reply status 0x000c"
 		else
@@ -133,6 +134,7 @@ fi
 expect_q get-classportinfo "$CPI_EXPECT" cpi
 expect_q get-iounitinfo "$IOU_EXPECT attr_id=0x0010" iou
 expect_q get-iocprofile-slot1 "$(ioc_expect $DEPTH "$REQ" 65536) attr_mod=0x00000001" ioc 1
+# shellcheck disable=SC2154 # id_string: eval of dm_query's output in dmq()
 if [ "$id_string" = "Linux SRP target" ]; then
 	pass ioc-id-string
 else
