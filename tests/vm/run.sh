@@ -252,6 +252,7 @@ if [ -z "$LOG" ]; then
 	LOG=$TOP/build/vm-logs/$KVER-$MODE-$(date +%Y%m%d-%H%M%S)-$$.log
 fi
 mkdir -p "$(dirname "$LOG")"
+# shellcheck disable=SC2054 # the comma is part of the qemu argument
 ACCEL=(-accel tcg,thread=multi)
 CPU=max
 KVM_CPU=${SRPT_VM_KVM_CPU:-max,-arch-capabilities}
@@ -260,6 +261,7 @@ KVM_CPU=${SRPT_VM_KVM_CPU:-max,-arch-capabilities}
 # boot: KVM counts as usable if the kernel prints its banner within 20 s.
 kvm_usable() {
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	# shellcheck disable=SC2155 # no boot_id still gives a usable stamp name
 	local stamp=$CACHE/kvm-probe.$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
 	if [ ! -f "$stamp" ]; then
 		timeout 20 qemu-system-x86_64 -machine q35 -accel kvm -cpu "$KVM_CPU" -smp 1 -m 256 \
