@@ -11,7 +11,9 @@
 #   make check                     run the whole test suite (scripts/check.sh)
 #   make matrix                    build matrix (scripts/matrix.sh)
 #   make lint                      checkpatch --strict + kernel-doc +
-#                                  references (scripts/lint.sh)
+#                                  references + known-kernel-bug filter +
+#                                  sh -n and shellcheck on the shell
+#                                  scripts (scripts/lint.sh)
 #   make clean
 #
 # MLNX_OFED / DOCA-OFED: when /usr/src/ofa_kernel/<arch>/<kver> or

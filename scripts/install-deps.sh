@@ -13,7 +13,7 @@ PACKAGES="
 	linux-headers-amd64 linux-headers-cloud-amd64 linux-headers-rt-amd64
 	linux-headers-6.12-amd64 linux-headers-6.12-cloud-amd64 linux-headers-6.12-rt-amd64
 	qemu-system-x86 busybox-static kmod cpio xz-utils zstd e2fsprogs util-linux
-	fio mmdebstrap iproute2 sg3-utils
+	fio mmdebstrap iproute2 sg3-utils shellcheck
 	clang libclang-rt-14-dev
 	rdma-core ibverbs-providers ibverbs-utils libibumad-dev librdmacm-dev libibverbs-dev
 	debhelper dh-dkms dkms lintian rpm man-db groff-base

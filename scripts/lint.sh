@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# lint.sh [FILE...] - style checks of the kernel code (`make lint`):
+# lint.sh [FILE...] - style checks of the kernel code and the shell scripts
+# (`make lint`):
 #   1. checkpatch.pl --strict on every file, with the exceptions listed in
 #      scripts/lint-exceptions (each with its reason);
 #   2. kernel-doc -none -Wall on src/*.c and include/*.h;
@@ -14,7 +15,24 @@
 #      scripts/lint-kernel-symbols). The header of lint-refs.pl has the
 #      exact rules; its --self-test runs first;
 #   4. the VM guest's filter of known kernel bugs on its samples
-#      (tests/vm/kbug/test-kbug2-filter.sh, under busybox).
+#      (tests/vm/kbug/test-kbug2-filter.sh, under busybox);
+#   5. shell scripts: `sh -n` (`bash -n` for bash) and
+#      `shellcheck -S warning` on every shell script of the tree (tracked or
+#      new, not git-ignored; with FILE arguments, on those that are shell
+#      scripts). The first line tells the shell: "#!" naming bash -> bash,
+#      naming sh or dash -> sh, any other "#!" -> not a shell script. A *.sh
+#      file without "#!" is a guest file (tests/vm/lib.sh,
+#      tests/vm/cases/*.sh, tests/vm/kbug/repro-cq-race.sh) that
+#      tests/vm/guest-init.sh sources under busybox ash after lib.sh: it is
+#      checked as sh (-s sh; sh -n is dash, stricter than ash), on its own
+#      (shellcheck has no prelude option; a wrapper sourcing lib.sh and a
+#      case would check lib.sh again for each case). lib.sh's variables are
+#      upper case, which shellcheck takes for environment variables, so a
+#      case reading them is not flagged; lib.sh's variables that only the
+#      cases read carry a disable=SC2034 directive. Each intended construct
+#      gets its own disable=SCxxxx directive line with the reason after it,
+#      never a global -e. shellcheck comes from scripts/install-deps.sh (run
+#      when it is missing).
 # Default files (1 and 2): src/*.c include/*.h tests/selftest/*.[ch].
 # Exit status: 0 if clean, 1 on any finding, 2 if the tools (or, for 3, the
 # kernel headers) are unavailable.
@@ -154,5 +172,82 @@ if ! out=$(sh "$top/tests/vm/kbug/test-kbug2-filter.sh" 2>&1); then
 	rc=1
 fi
 
-echo "lint: checkpatch --strict: $n_cp finding(s); kernel-doc -Wall ($kerneldoc): $n_kd finding(s); references: $n_refs finding(s); known-kernel-bug filter: $n_kb finding(s)"
+# Shell scripts (5). shell_kind FILE sets kind from the first line of FILE:
+# bash, sh, guest (a *.sh file without "#!") or "" (not a shell script).
+shell_kind() {
+	kind="" _l=""
+	IFS= read -r _l <"$1" 2>/dev/null
+	case $_l in
+	'#!'*[/\ ]bash | '#!'*[/\ ]bash[\ \	]*) kind="bash" ;;
+	'#!'*[/\ ]sh | '#!'*[/\ ]sh[\ \	]*) kind="sh" ;;
+	'#!'*[/\ ]dash | '#!'*[/\ ]dash[\ \	]*) kind="sh" ;;
+	'#!'*) ;;
+	*) case $1 in *.sh) kind=guest ;; esac ;;
+	esac
+}
+# run_shellcheck [OPTION...] -- FILE...: add its findings to n_sh
+run_shellcheck() {
+	# -x: follow the source directives (guest-init.sh reads lib.sh)
+	out=$(shellcheck --norc -x -S warning -f gcc "$@" 2>&1)
+	rc_sc=$?
+	[ -n "$out" ] && printf '%s\n' "$out"
+	case $rc_sc in
+	0) ;;
+	1)
+		n_sh=$((n_sh + $(printf '%s\n' "$out" |
+			grep -c ':[0-9]*:[0-9]*: [a-z]*: .*\[SC[0-9]*\]$')))
+		rc=1
+		;;
+	*) [ $rc -eq 0 ] && rc=2 ;;
+	esac
+}
+if [ $# -gt 0 ]; then
+	sh_cands=$files
+elif git rev-parse --git-dir >/dev/null 2>&1; then
+	# tracked files and new ones that git does not ignore
+	sh_cands=$(git ls-files --cached --others --exclude-standard)
+else
+	sh_cands=$(find . -path ./.git -prune -o -path ./build -prune -o \
+		-type f -print | sed 's|^\./||')
+fi
+sh_shebang="" sh_guest=""
+n_sh=0
+for f in $sh_cands; do
+	[ -f "$f" ] || continue
+	shell_kind "$f"
+	case $kind in
+	bash) syntax="bash -n" ;;
+	sh) syntax="sh -n" ;;
+	guest) syntax="sh -n" ;;
+	*) continue ;;
+	esac
+	# shellcheck disable=SC2086 # "bash -n" or "sh -n": two words
+	if ! out=$($syntax "$f" 2>&1) || [ -n "$out" ]; then
+		printf '%s: %s:\n%s\n' "$f" "$syntax" "$out"
+		n_sh=$((n_sh + 1))
+		rc=1
+	fi
+	if [ "$kind" = guest ]; then
+		sh_guest="$sh_guest $f"
+	else
+		sh_shebang="$sh_shebang $f"
+	fi
+done
+if [ -n "$sh_shebang$sh_guest" ] && ! command -v shellcheck >/dev/null; then
+	echo "lint: shellcheck missing: running scripts/install-deps.sh" >&2
+	"$top/scripts/install-deps.sh" >&2
+fi
+if [ -z "$sh_shebang$sh_guest" ]; then
+	:
+elif ! command -v shellcheck >/dev/null; then
+	echo "lint: shellcheck unavailable: shell scripts not checked" >&2
+	[ $rc -eq 0 ] && rc=2
+else
+	# shellcheck disable=SC2086 # lists of file names (no blanks in them)
+	[ -z "$sh_shebang" ] || run_shellcheck -- $sh_shebang
+	# shellcheck disable=SC2086 # lists of file names (no blanks in them)
+	[ -z "$sh_guest" ] || run_shellcheck -s sh -- $sh_guest
+fi
+
+echo "lint: checkpatch --strict: $n_cp finding(s); kernel-doc -Wall ($kerneldoc): $n_kd finding(s); references: $n_refs finding(s); known-kernel-bug filter: $n_kb finding(s); shell: $n_sh finding(s)"
 exit $rc
