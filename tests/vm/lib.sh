@@ -115,16 +115,16 @@
 #                                  kernel has no dynamic debug
 # ---------------------------------------------------------------------------
 
-# shellcheck disable=SC2034 # used by the case files (expect_err texts)
+# shellcheck disable=SC2034 # for the case files (expect_err texts)
 EINVAL="Invalid argument"
-# shellcheck disable=SC2034 # used by the case files
+# shellcheck disable=SC2034 # for the case files
 ENODEV="No such device"
 EEXIST="File exists"
-# shellcheck disable=SC2034 # used by the case files
+# shellcheck disable=SC2034 # for the case files
 ENOENT="No such file or directory"
-# shellcheck disable=SC2034 # used by the case files
+# shellcheck disable=SC2034 # for the case files
 EBUSY="Device or resource busy"
-# shellcheck disable=SC2034 # used by the case files
+# shellcheck disable=SC2034 # for the case files
 EPERM="Operation not permitted"
 
 T=${T:-/sys/kernel/config/target}
