@@ -9,15 +9,18 @@
 # fails, so that deleting a test directory cannot turn the suite green):
 #   deps      scripts/install-deps.sh
 #   matrix    make matrix            (modules for every kernel, build/<kver>/)
-#   (lint, unit, fuzz, ofed, pkg and matrix run in the background during the
-#   first VM run unless CHECK_SERIAL=1; their lines are printed after it.
-#   Only the module of that VM run's kernel is built before it, by the step
-#   matrix-<kernel>: scripts/matrix.sh <kernel>; matrix then builds the rest)
-#   lint      make lint              (if the Makefile has a lint target)
+#   (lint, unit, fuzz, ofed, pkg, matrix and install run in the background
+#   during the first VM run unless CHECK_SERIAL=1; their lines are printed
+#   after it. Only the module of that VM run's kernel is built before it, by
+#   the step matrix-<kernel>: scripts/matrix.sh <kernel>; matrix then builds
+#   the rest)
+#   lint      make lint
 #   unit      make -C tests/unit check
 #   fuzz      make -C tests/fuzz check
 #   ofed      tests/build/test-ofed.sh (build against a fake MLNX_OFED tree)
 #   pkg       tests/pkg/run.sh
+#   install   tests/build/test-install.sh (make install-kbuild into a private
+#             root; make install-dkms in an overlay of matrix's trixie chroot)
 #   vm-6.1    tests/vm/run.sh 6.1 --quick  (VM tests with our module)
 #   vm-7.3    tests/vm/run.sh 7.3 --quick
 #   debug-kernel  waits for scripts/build-debug-kernel.sh, started in the
@@ -169,7 +172,7 @@ else
 fi
 
 # The host steps (lint, unit, fuzz, ofed, pkg: about 7 minutes of mostly
-# one CPU, then the rest of matrix: about 4 minutes of one CPU) run in the
+# one CPU, then the rest of matrix and install: about 6 minutes) run in the
 # background, at nice 10, during the first VM run: a guest keeps the 2
 # cores only 50-75 % busy (it waits for timeouts, disconnects and its own
 # I/O), so this takes about 7 minutes off the suite. Their status lines are
@@ -214,13 +217,20 @@ host_steps() {
 		step matrix env SRPT_MATRIX_EXCEPT="$MATRIX_BG" SRPT_MATRIX_APPEND=1 \
 			SRPT_MATRIX_JOBS=1 scripts/matrix.sh
 	fi
+
+	# after matrix: the dkms half uses its trixie-backports chroot
+	if [ -f tests/build/test-install.sh ]; then
+		step install sh tests/build/test-install.sh
+	else
+		missing_step install tests/build/test-install.sh
+	fi
 }
 HOST_OUT=$LOGDIR/host-steps.out
 HOST_PID=""
 if [ "${CHECK_SERIAL:-0}" = 1 ] || [ -z "${VM_KERNELS// /}" ]; then
 	host_steps
 else
-	echo "[check] lint, unit, fuzz, ofed, pkg${MATRIX_BG:+ and matrix} run in the background during the first VM run"
+	echo "[check] lint, unit, fuzz, ofed, pkg${MATRIX_BG:+, matrix} and install run in the background during the first VM run"
 	( renice -n 10 -p "$BASHPID" > /dev/null 2>&1 || true
 	  NPASS=0 NFAIL=0 NSKIP=0 FAILED=""
 	  host_steps
