@@ -632,6 +632,7 @@ extern struct ib_client srpt_client;
 struct srpt_device *srpt_sdev_alloc(struct ib_device *device, u32 port_cnt);
 void srpt_port_table_add(struct srpt_device *sdev);
 void srpt_port_table_del(struct srpt_device *sdev);
+void srpt_port_table_exit(void);
 struct port_and_port_id srpt_lookup_port(const char *name);
 void srpt_port_get_ref(struct srpt_port *sport);
 void srpt_port_put_ref(struct srpt_port *sport);
@@ -692,6 +693,7 @@ bool srpt_close_ch(struct srpt_rdma_ch *ch);
 /* ioctx.c: I/O context rings and buffer caches */
 struct kmem_cache *srpt_cache_get(unsigned int object_size);
 void srpt_cache_put(struct kmem_cache *cache);
+void srpt_cache_exit(void);
 struct srpt_recv_ioctx **srpt_alloc_recv_ring(struct srpt_device *sdev,
 					      int ring_size,
 					      struct kmem_cache *buf_cache,

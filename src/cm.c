@@ -79,6 +79,7 @@ static struct se_session *srpt_session_in(struct srpt_port_id *port_id,
 	struct se_session *sess = ERR_PTR(-ENOENT);
 	struct srpt_tpg *stpg;
 
+	lockdep_assert_held(&ch->sport->mutex);
 	if (!port_id)
 		return sess;
 	mutex_lock(&port_id->mutex);

@@ -202,6 +202,7 @@ static int srpt_create_srq(struct srpt_device *sdev)
 	struct ib_srq *srq;
 	int i, ret;
 
+	lockdep_assert_held(&sdev->sdev_mutex);
 	srq = ib_create_srq(sdev->pd, &srq_attr);
 	if (IS_ERR(srq)) {
 		ret = PTR_ERR(srq);
@@ -310,6 +311,7 @@ static int srpt_destroy_srq(struct srpt_device *sdev)
 {
 	int ret;
 
+	lockdep_assert_held(&sdev->sdev_mutex);
 	if (!sdev->srq)
 		return 0;
 

@@ -107,6 +107,18 @@ void srpt_cache_put(struct kmem_cache *cache)
 	WARN_ONCE(1, "put of unknown cache %p\n", cache);
 }
 
+/**
+ * srpt_cache_exit() - check at module exit that every buffer cache is gone.
+ *
+ * Each device and channel puts its caches when it is freed, so after the
+ * last device is removed and the last release work has run the registry
+ * must be empty; a cache left here is a reference leak.
+ */
+void srpt_cache_exit(void)
+{
+	WARN_ON_ONCE(!xa_empty(&srpt_cache_xa));
+}
+
 /* Allocate and map the buffer of one context. */
 static int srpt_ioctx_init(struct srpt_device *sdev, struct srpt_ioctx *io,
 			   struct kmem_cache *cache, enum dma_data_direction dir)

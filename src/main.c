@@ -186,6 +186,9 @@ static void __exit srpt_cleanup_module(void)
 	/* after the client: waits for release works still returning */
 	srpt_channel_exit();
 	srpt_fabric_unregister();
+	/* nothing may be left of the devices and channels */
+	srpt_port_table_exit();
+	srpt_cache_exit();
 }
 
 module_init(srpt_init_module);

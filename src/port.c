@@ -169,6 +169,20 @@ void srpt_port_table_del(struct srpt_device *sdev)
 }
 
 /**
+ * srpt_port_table_exit() - check at module exit that the table is empty.
+ *
+ * ib_unregister_client() has removed every HCA (srpt_remove_one() calls
+ * srpt_port_table_del()), so a device still linked here would be found by
+ * lookups after the module is gone.
+ */
+void srpt_port_table_exit(void)
+{
+	spin_lock(&srpt_dev_lock);
+	WARN_ON_ONCE(!list_empty(&srpt_dev_list));
+	spin_unlock(&srpt_dev_lock);
+}
+
+/**
  * srpt_sdev_lookup() - find the HCA of an RDMA device, with a reference.
  * @device: the RDMA device a CM event arrived on.
  *
