@@ -496,11 +496,101 @@ static int srpt_task_attr(u8 attr)
 	}
 }
 
+/* DMA direction of the data of a parsed SRP_CMD. */
+static enum dma_data_direction srpt_cmd_dma_dir(const struct srpt_cmd_desc *desc)
+{
+	switch (desc->dir) {
+	case SRPT_DIR_READ:
+		return DMA_FROM_DEVICE;
+	case SRPT_DIR_WRITE:
+		return DMA_TO_DEVICE;
+	default:
+		return DMA_NONE;
+	}
+}
+
+/**
+ * srpt_cmd_data() - set up the data buffer of a parsed SRP_CMD.
+ * @ch: channel.
+ * @rio: receive context holding the IU.
+ * @sio: send context of the command.
+ * @desc: the parsed data descriptors.
+ * @sg: set to the scatterlist handed to LIO (NULL without data).
+ * @sg_cnt: set to its number of entries.
+ *
+ * Immediate data stays in the receive buffer, which the command then
+ * borrows until it is freed. Otherwise an rw context is allocated for each
+ * descriptor; a command whose transfers could never fit in the send queue
+ * is refused here.
+ *
+ * Return: 0, or a negative errno after the driver answered the command
+ * itself (TASK SET FULL, BUSY or CHECK CONDITION); the caller stops then.
+ */
+static int srpt_cmd_data(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio,
+			 struct srpt_send_ioctx *sio,
+			 const struct srpt_cmd_desc *desc,
+			 struct scatterlist **sg, u32 *sg_cnt)
+{
+	struct srpt_cmd *srp_cmd = rio->ioctx.buf + rio->ioctx.offset;
+	u64 tag = sio->cmd.tag;
+	int ret;
+
+	*sg = NULL;
+	*sg_cnt = 0;
+	if (desc->fmt == SRPT_DATA_DESC_IMM && desc->data_len) {
+		sio->recv_ioctx = rio;
+		sg_init_one(&sio->imm_sg, (u8 *)srp_cmd + desc->imm_off,
+			    desc->data_len);
+		*sg = &sio->imm_sg;
+		*sg_cnt = 1;
+		return 0;
+	}
+	if (!desc->nbufs)
+		return 0;
+
+	/*
+	 * Lets tests see which descriptor format ib_srp chose (305-io-limits
+	 * turns it on by this function's name).
+	 */
+	if (desc->fmt == SRPT_DATA_DESC_INDIRECT)
+		pr_debug("%s: tag %#llx: indirect table, %u descriptors, %u bytes\n",
+			 ch->sess_name, tag, desc->nbufs, desc->data_len);
+	ret = srpt_alloc_rw_ctxs(sio, srp_cmd, desc, sg, sg_cnt);
+	if (ret == -EBUSY) {
+		pr_debug("%s: tag %#llx: channel data budget exhausted (%u bytes)\n",
+			 ch->sess_name, tag, desc->data_len);
+		srpt_local_cmd_rsp(sio, tag, SAM_STAT_TASK_SET_FULL, 0, 0, 0);
+		return ret;
+	}
+	if (ret) {
+		pr_info_ratelimited("%s: no resources for tag %#llx: %d\n",
+				    ch->sess_name, tag, ret);
+		srpt_local_cmd_rsp(sio, tag, SAM_STAT_BUSY, 0, 0, 0);
+		return ret;
+	}
+	/* Data-in is mapped and checked in srpt_map_data_in(). */
+	if (1 + sio->n_rdma > srpt_sq_capacity(ch)) {
+		pr_warn_ratelimited("%s: tag %#llx needs %u send WRs, the send queue holds %u\n",
+				    ch->sess_name, tag, 1 + sio->n_rdma,
+				    srpt_sq_capacity(ch));
+		srpt_destroy_rw_ctxs(sio, sio->n_rw_ctx);
+		/* ABORTED COMMAND, INSUFFICIENT RESOURCES */
+		srpt_local_cmd_rsp(sio, tag, SAM_STAT_CHECK_CONDITION,
+				   ABORTED_COMMAND, 0x55, 0x03);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
 /**
  * srpt_handle_cmd() - start an SRP_CMD.
  * @ch: channel.
  * @rio: receive context holding the IU.
  * @sio: send context allocated for it.
+ *
+ * Parses the IU, sets up its data (srpt_cmd_data()) and submits it to LIO.
+ * A malformed IU gets CHECK CONDITION, INVALID FIELD IN COMMAND
+ * INFORMATION UNIT; a command LIO refuses gets BUSY.
  *
  * Return: true if the receive buffer was lent to the command (immediate
  * data) and must not be reposted now.
@@ -511,11 +601,9 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 {
 	struct srpt_cmd *srp_cmd = rio->ioctx.buf + rio->ioctx.offset;
 	struct se_cmd *cmd = &sio->cmd;
-	struct scatterlist *sg = NULL;
 	struct srpt_cmd_desc desc;
-	enum dma_data_direction dir;
-	u32 sg_cnt = 0;
-	bool lent = false;
+	struct scatterlist *sg;
+	u32 sg_cnt;
 	int ret;
 
 	/* srpt_try_iu() dropped IUs too short to carry a tag. */
@@ -535,66 +623,16 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 		return false;
 	}
 
-	switch (desc.dir) {
-	case SRPT_DIR_READ:
-		dir = DMA_FROM_DEVICE;
-		break;
-	case SRPT_DIR_WRITE:
-		dir = DMA_TO_DEVICE;
-		break;
-	default:
-		dir = DMA_NONE;
-		break;
-	}
-	cmd->data_direction = dir;
-
-	if (desc.fmt == SRPT_DATA_DESC_IMM && desc.data_len) {
-		sio->recv_ioctx = rio;
-		lent = true;
-		sg_init_one(&sio->imm_sg, (u8 *)srp_cmd + desc.imm_off,
-			    desc.data_len);
-		sg = &sio->imm_sg;
-		sg_cnt = 1;
-	} else if (desc.nbufs) {
-		/* Lets tests see which descriptor format ib_srp chose. */
-		if (desc.fmt == SRPT_DATA_DESC_INDIRECT)
-			pr_debug("%s: tag %#llx: indirect table, %u descriptors, %u bytes\n",
-				 ch->sess_name, cmd->tag, desc.nbufs,
-				 desc.data_len);
-		ret = srpt_alloc_rw_ctxs(sio, srp_cmd, &desc, &sg, &sg_cnt);
-		if (ret == -EBUSY) {
-			pr_debug("%s: tag %#llx: channel data budget exhausted (%u bytes)\n",
-				 ch->sess_name, cmd->tag, desc.data_len);
-			srpt_local_cmd_rsp(sio, cmd->tag, SAM_STAT_TASK_SET_FULL,
-					   0, 0, 0);
-			return false;
-		}
-		if (ret) {
-			pr_info_ratelimited("%s: no resources for tag %#llx: %d\n",
-					    ch->sess_name, cmd->tag, ret);
-			srpt_local_cmd_rsp(sio, cmd->tag, SAM_STAT_BUSY, 0, 0, 0);
-			return false;
-		}
-		/* Data-in is mapped and checked in srpt_map_data_in(). */
-		if (1 + sio->n_rdma > srpt_sq_capacity(ch)) {
-			pr_warn_ratelimited("%s: tag %#llx needs %u send WRs, the send queue holds %u\n",
-					    ch->sess_name, cmd->tag,
-					    1 + sio->n_rdma,
-					    srpt_sq_capacity(ch));
-			srpt_destroy_rw_ctxs(sio, sio->n_rw_ctx);
-			/* ABORTED COMMAND, INSUFFICIENT RESOURCES */
-			srpt_local_cmd_rsp(sio, cmd->tag,
-					   SAM_STAT_CHECK_CONDITION,
-					   ABORTED_COMMAND, 0x55, 0x03);
-			return false;
-		}
-	}
+	cmd->data_direction = srpt_cmd_dma_dir(&desc);
+	if (srpt_cmd_data(ch, rio, sio, &desc, &sg, &sg_cnt))
+		return false;
 
 	ret = srpt_compat_submit_cmd(cmd, ch->sess, srp_cmd->cdb,
 				     sio->sense_data,
 				     scsilun_to_int((struct scsi_lun *)srp_cmd->lun),
 				     desc.data_len,
-				     srpt_task_attr(srp_cmd->task_attr), dir,
+				     srpt_task_attr(srp_cmd->task_attr),
+				     cmd->data_direction,
 				     TARGET_SCF_ACK_KREF, sg, sg_cnt,
 				     GFP_KERNEL);
 	if (ret) {
@@ -604,7 +642,8 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 		sio->state = SRPT_STATE_NEW;
 		srpt_local_cmd_rsp(sio, cmd->tag, SAM_STAT_BUSY, 0, 0, 0);
 	}
-	return lent;
+	/* an immediate-data command borrows its receive buffer */
+	return desc.fmt == SRPT_DATA_DESC_IMM && desc.data_len;
 }
 
 /* Map an SRP task management function to the LIO one. */

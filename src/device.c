@@ -391,6 +391,62 @@ static int srpt_wait_for_channels(struct srpt_device *sdev)
 	return 0;
 }
 
+/*
+ * Disable every enabled port of @sdev (closing its channels) and note which
+ * ones were enabled in @was_enabled, for srpt_ports_restore().
+ */
+static void srpt_ports_disable(struct srpt_device *sdev, bool use_srq,
+			       unsigned long *was_enabled)
+{
+	u32 i;
+
+	for (i = 0; i < sdev->port_cnt; i++) {
+		struct srpt_port *sport = &sdev->port[i];
+
+		mutex_lock(&sport->mutex);
+		if (sport->enabled) {
+			__set_bit(i, was_enabled);
+			pr_info("%s-%u: disabling the port to change use_srq to %d\n",
+				dev_name(&sdev->device->dev), sport->port,
+				use_srq);
+			srpt_set_enabled(sport, false);
+		}
+		mutex_unlock(&sport->mutex);
+	}
+}
+
+/* Enable again the ports srpt_ports_disable() disabled, unless removed. */
+static void srpt_ports_restore(struct srpt_device *sdev,
+			       const unsigned long *was_enabled)
+{
+	u32 i;
+
+	for (i = 0; i < sdev->port_cnt; i++) {
+		struct srpt_port *sport = &sdev->port[i];
+
+		if (!test_bit(i, was_enabled))
+			continue;
+		mutex_lock(&sport->mutex);
+		if (!srpt_port_is_removed(sport))
+			srpt_set_enabled(sport, true);
+		mutex_unlock(&sport->mutex);
+	}
+}
+
+/* Show @use_srq in the use_srq attribute of every port of @sdev. */
+static void srpt_ports_set_use_srq(struct srpt_device *sdev, bool use_srq)
+{
+	u32 i;
+
+	for (i = 0; i < sdev->port_cnt; i++) {
+		struct srpt_port *sport = &sdev->port[i];
+
+		mutex_lock(&sport->mutex);
+		sport->port_attrib.use_srq = use_srq;
+		mutex_unlock(&sport->mutex);
+	}
+}
+
 /**
  * srpt_use_srq() - switch an HCA between a shared receive queue and
  * per-channel receive queues.
@@ -416,7 +472,6 @@ static int srpt_wait_for_channels(struct srpt_device *sdev)
 int srpt_use_srq(struct srpt_device *sdev, bool use_srq)
 {
 	unsigned long *was_enabled;
-	u32 i;
 	int ret;
 
 	mutex_lock(&sdev->sdev_mutex);
@@ -434,21 +489,7 @@ int srpt_use_srq(struct srpt_device *sdev, bool use_srq)
 		ret = -ENOMEM;
 		goto unlock;
 	}
-
-	for (i = 0; i < sdev->port_cnt; i++) {
-		struct srpt_port *sport = &sdev->port[i];
-
-		mutex_lock(&sport->mutex);
-		if (sport->enabled) {
-			__set_bit(i, was_enabled);
-			pr_info("%s-%u: disabling the port to change use_srq to %d\n",
-				dev_name(&sdev->device->dev), sport->port,
-				use_srq);
-			srpt_set_enabled(sport, false);
-		}
-		mutex_unlock(&sport->mutex);
-	}
-
+	srpt_ports_disable(sdev, use_srq, was_enabled);
 	/*
 	 * Paired with srpt_ch_create(): a channel counts itself in ch_count
 	 * before it reads the port state, so after this barrier either its
@@ -458,32 +499,15 @@ int srpt_use_srq(struct srpt_device *sdev, bool use_srq)
 	ret = srpt_wait_for_channels(sdev);
 	if (!ret)
 		ret = use_srq ? srpt_create_srq(sdev) : srpt_destroy_srq(sdev);
-
-	for (i = 0; i < sdev->port_cnt; i++) {
-		struct srpt_port *sport = &sdev->port[i];
-
-		if (!test_bit(i, was_enabled))
-			continue;
-		mutex_lock(&sport->mutex);
-		if (!srpt_port_is_removed(sport))
-			srpt_set_enabled(sport, true);
-		mutex_unlock(&sport->mutex);
-	}
+	srpt_ports_restore(sdev, was_enabled);
 	bitmap_free(was_enabled);
 
 	if (ret)
 		goto unlock;
 	pr_info("%s: use_srq is now %d\n", dev_name(&sdev->device->dev),
 		use_srq);
-
 set_attr:
-	for (i = 0; i < sdev->port_cnt; i++) {
-		struct srpt_port *sport = &sdev->port[i];
-
-		mutex_lock(&sport->mutex);
-		sport->port_attrib.use_srq = use_srq;
-		mutex_unlock(&sport->mutex);
-	}
+	srpt_ports_set_use_srq(sdev, use_srq);
 unlock:
 	mutex_unlock(&sdev->sdev_mutex);
 	return ret;

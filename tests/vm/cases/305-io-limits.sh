@@ -69,13 +69,13 @@ if reload_ib_srp cmd_sg_entries=4 indirect_sg_entries=2048 &&
 	kb=$(max_kb "$LUN" 4096)
 	info "D: max_sectors_kb $kb (hw $(cat "/sys/block/${LUN#/dev/}/queue/max_hw_sectors_kb"))"
 	dbg=0
-	is_ref || { dyndbg srpt_handle_cmd on && dbg=1; }
+	is_ref || { dyndbg srpt_cmd_data on && dbg=1; }
 	dmesg_mark
 	fio_verify D-seq4m-qd8 "$LUN" write 4m 8 "$(reps 64m 32m)"
 	fio_verify D-range-qd16 "$LUN" randwrite 4k 16 "$(reps 32m 16m)" \
 		--bsrange=512-4m
 	n=$(count_since 'indirect table')
-	[ "$dbg" = 1 ] && dyndbg srpt_handle_cmd off
+	[ "$dbg" = 1 ] && dyndbg srpt_cmd_data off
 	if ours D-indirect-used; then
 		if [ "$dbg" = 0 ]; then
 			skip D-indirect-used "no dynamic debug: $ERR"
