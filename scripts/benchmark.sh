@@ -10,7 +10,7 @@
 #                 src/ and include/)
 #   --rounds N    rounds per boot (default 3, minimum 3)
 #   --runtime S   guest seconds per fio job, after a 1 s ramp (default 4)
-#   --perf-secs S guest seconds per perftest run (default 3)
+#   --perf-iters N  1 MiB messages per perftest run (default 2000)
 #   --smp N       guest CPUs (default: 1 on 6.1, 2 otherwise; see below)
 #   --keep-going  go on with the next kernel after a setup error
 #
@@ -38,15 +38,18 @@
 # in the A/A column, but in the min..max of the A/B ratio over the rounds,
 # which is printed next to its median.
 # Each round also runs the raw transport at 1 MiB with event-driven perftest
-# (ib_send_bw -e, ib_write_bw -e, ib_read_bw -e; busy polling would steal
-# the instruction stream from the other side, see below), so the 1 MiB
-# figures read as a fraction of what Soft-RoCE itself moves: SRP reads are
-# RDMA writes of the target (compared with ib_write_bw), SRP writes are its
-# RDMA reads (compared with ib_read_bw). perftest comes from the host's
-# /usr/bin or, if it is not installed there, from the Debian package
-# `perftest` unpacked into $SRPT_VM_CACHE/perftest (apt-get download, nothing
-# is installed); its binaries and libraries go into the benchmark's
-# initramfs only (run.sh --tool), never into the one of the tests.
+# (ib_send_bw -e and ib_read_bw -e over RDMA/CM, --perf-iters messages;
+# busy polling would steal the instruction stream from the other side, see
+# below), so the 1 MiB figures read as a fraction of what Soft-RoCE itself
+# moves: SRP writes are RDMA reads of the target (compared with
+# ib_read_bw); SRP reads are its RDMA writes, but perftest 4.5 has no event
+# mode for writes (nor a duration mode with events, hence the message
+# count), so they are compared with ib_send_bw, which moves the same bytes
+# through the same rxe paths. perftest comes from the host's /usr/bin or, if
+# it is not installed there, from the Debian package `perftest` unpacked
+# into $SRPT_VM_CACHE/perftest (apt-get download, nothing is installed); its
+# binaries and libraries go into the benchmark's initramfs only (run.sh
+# --tool), never into the one of the tests.
 # Memory per logged-in channel: around every login (and every logout) the
 # guest drops its caches and reads /proc/meminfo; the MemFree drop of the
 # login (and the rise at the logout, after the jobs) is the memory of one
@@ -82,13 +85,13 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${SRPT_VM_CACHE:-/var/cache/srpt-dkms/vm}
-ROUNDS=3 RUNTIME=4 PERF_SECS=3 KO="" SMP="" KEEP_GOING=0 KVERS=()
+ROUNDS=3 RUNTIME=4 PERF_ITERS=2000 KO="" SMP="" KEEP_GOING=0 KVERS=()
 usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) ROUNDS=$2; shift 2 ;;
 	--runtime) RUNTIME=$2; shift 2 ;;
-	--perf-secs) PERF_SECS=$2; shift 2 ;;
+	--perf-iters) PERF_ITERS=$2; shift 2 ;;
 	--ko) KO=$(readlink -f "$2"); shift 2 ;;
 	--smp) SMP=$2; shift 2 ;;
 	--keep-going) KEEP_GOING=1; shift ;;
@@ -98,7 +101,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 die() { echo "benchmark.sh: $*" >&2; exit 2; }
-for n in "$ROUNDS" "$RUNTIME" "$PERF_SECS" ${SMP:+"$SMP"}; do
+for n in "$ROUNDS" "$RUNTIME" "$PERF_ITERS" ${SMP:+"$SMP"}; do
 	case $n in '' | *[!0-9]*) die "not a number: '$n'" ;; esac
 done
 [ "$ROUNDS" -ge 3 ] || die "--rounds must be >= 3"
@@ -109,7 +112,7 @@ done
 PERF_BINS=()
 perftest_bins() {
 	local d b v
-	if [ -x /usr/bin/ib_send_bw ] && [ -x /usr/bin/ib_read_bw ] && [ -x /usr/bin/ib_write_bw ]; then
+	if [ -x /usr/bin/ib_send_bw ] && [ -x /usr/bin/ib_read_bw ]; then
 		d=/usr/bin
 	else
 		mkdir -p "$CACHE/perftest"
@@ -123,7 +126,7 @@ perftest_bins() {
 			d=$CACHE/perftest/$(basename "$v" .deb)/usr/bin
 		fi
 	fi
-	for b in ib_send_bw ib_write_bw ib_read_bw; do
+	for b in ib_send_bw ib_read_bw; do
 		[ -x "$d/$b" ] || die "no $d/$b"
 		! ldd "$d/$b" | grep -q 'not found' ||
 			die "$d/$b: $(ldd "$d/$b" | grep 'not found' | head -n 1) (apt-get install perftest)"
@@ -153,7 +156,7 @@ trap 'rm -rf "$W"' EXIT
 CASEF=$W/900-benchmark.sh
 {
 	echo "# vmtest-timeout: 100000"
-	echo "ROUNDS=$ROUNDS RUNTIME=$RUNTIME PERF_SECS=$PERF_SECS"
+	echo "ROUNDS=$ROUNDS RUNTIME=$RUNTIME PERF_ITERS=$PERF_ITERS"
 	cat <<'EOF'
 # (busybox ash in the guest; see scripts/benchmark.sh for what and why)
 JOBS="randread-4k-qd1:randread:4k:1 randread-4k-qd32:randread:4k:32
@@ -207,7 +210,7 @@ run_job() { # run_job ROUND SLOT NAME RW BS QD
 PERF_PORT=18515
 perf_one() { # perf_one ROUND TOOL
 	PERF_PORT=$((PERF_PORT + 1))
-	_po="-e -F -d $IBDEV -i $IBPORT -s 1048576 -D $PERF_SECS -p $PERF_PORT -R"
+	_po="-e -F -d $IBDEV -i $IBPORT -s 1048576 -n $PERF_ITERS -p $PERF_PORT -R"
 	# shellcheck disable=SC2086
 	$2 $_po > /tmp/perf-srv.out 2>&1 &
 	_sp=$!
@@ -224,14 +227,14 @@ perf_one() { # perf_one ROUND TOOL
 		return 1
 	fi
 	_it=$(awk '$1 == 1048576 && NF >= 5 { print $2 }' /tmp/perf-cli.out | tail -n 1)
-	echo "VMTEST INFO $CASE PERF round=$1 test=${2##*/} mb_s=$_bw iters=$_it secs=$PERF_SECS"
+	echo "VMTEST INFO $CASE PERF round=$1 test=${2##*/} mb_s=$_bw iters=$_it"
 }
 
 ok=1
 r=1
 while [ $r -le "$ROUNDS" ] && [ $ok = 1 ]; do
 	teardown_target >/dev/null 2>&1
-	for t in ib_send_bw ib_write_bw ib_read_bw; do
+	for t in ib_send_bw ib_read_bw; do
 		perf_one $r /tools/$t || { ok=0; break; }
 	done
 	for slot in ref1 ours ref2; do
@@ -332,8 +335,8 @@ summarize() { # summarize LOG
 		printf "(%d rounds; A/B = ours / mean of the two in-kernel loads around it; spread = largest |A2/A1 - 1|;\n", rn
 		printf " instr/IO = 125e6 / median IOPS: guest instructions of all vCPUs per I/O, 1 MiB jobs per MiB)\n"
 		printf "transport, perftest -e at 1 MiB (MB/s as perftest prints it, median (min..max)):"
-		split("ib_send_bw ib_write_bw ib_read_bw", pt, " ")
-		for (q = 1; q <= 3; q++) {
+		split("ib_send_bw ib_read_bw", pt, " ")
+		for (q = 1; q <= 2; q++) {
 			t = pt[q]; k = pn[t]
 			if (!k) { printf " %s -", t; continue }
 			delete x
@@ -342,7 +345,7 @@ summarize() { # summarize LOG
 			printf " %s %.0f (%.0f..%.0f)", t, pm[t], x[1], x[k]
 		}
 		printf "\n"
-		split("read-1m-qd8:ib_write_bw write-1m-qd8:ib_read_bw", fr, " ")
+		split("read-1m-qd8:ib_send_bw write-1m-qd8:ib_read_bw", fr, " ")
 		for (q = 1; q <= 2; q++) {
 			split(fr[q], y, ":")
 			if (!(y[1] in bigmed) || !(y[2] in pm) || pm[y[2]] <= 0) continue
@@ -389,7 +392,7 @@ for k in "${KVERS[@]}"; do
 	[ -n "$smp" ] || { [ "$(kshort "$k")" = 6.1 ] && smp=1 || smp=2; }
 	log=$TOP/build/bench-$k-$(date +%Y%m%d-%H%M%S).log
 	# host-time limit: generous, guest time runs at 1/2 to 1/5 of host time
-	per_round=$(( 3 * (6 * (RUNTIME + 4) + 20) + 3 * (PERF_SECS + 4) ))
+	per_round=$(( 3 * (6 * (RUNTIME + 4) + 20) + 2 * (PERF_ITERS / 200 + 4) ))
 	limit=$(( 1200 + ROUNDS * per_round * 6 ))
 	echo "== kernel $k: one boot, -smp $smp, icount shift=3,sleep=off; $ROUNDS rounds of in-kernel, ours, in-kernel; fio 1 s ramp + ${RUNTIME} s per job (log $log)"
 	args=("$k" --icount --smp "$smp" --quiet --timeout "$limit" --case-timeout 100000
