@@ -174,10 +174,14 @@ JOBS="randread-4k-qd1:randread:4k:1:16 randread-4k-qd32:randread:4k:32:16
  randwrite-4k-qd1:randwrite:4k:1:16 randwrite-4k-qd32:randwrite:4k:32:16
  read-1m-qd8:read:1m:8:64 write-1m-qd8:write:1m:8:64"
 
-meminfo() { # meminfo: "MemFree Slab" in kB, caches dropped
+# meminfo: "free Slab" in kB, caches dropped; free = MemFree + the pages
+# on the per-CPU free lists, which MemFree does not count and which hold
+# tens of MiB that come and go
+meminfo() {
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
-	awk '/^MemFree:/ { f = $2 } /^Slab:/ { s = $2 } END { print f, s }' /proc/meminfo
+	_pcp=$(awk '$1 == "count:" { c += $2 } END { print c * 4 }' /proc/zoneinfo)
+	awk -v p="${_pcp:-0}" '/^MemFree:/ { f = $2 } /^Slab:/ { s = $2 } END { print f + p, s }' /proc/meminfo
 }
 
 # use_driver ours|ref: a fresh module, target and login; sets MEMLINE
@@ -323,13 +327,16 @@ summarize() { # summarize LOG
 			m = 0; sp = 0; big = j ~ /-1m-/
 			delete ab; delete aa; delete ra; delete ro
 			for (r in rounds) {
-				a1 = iops[j, "ref1", r]; b = iops[j, "ours", r]; a2 = iops[j, "ref2", r]
+				# KiB/s: fio rounds IOPS to whole numbers (9 or 10 for
+				# 1 MiB jobs here), its KiB/s has 3-5 digits more
+				a1 = kib[j, "ref1", r]; b = kib[j, "ours", r]; a2 = kib[j, "ref2", r]
 				if (!(a1 > 0 && b > 0 && a2 > 0)) continue
 				m++
 				ab[m] = b / ((a1 + a2) / 2); aa[m] = a2 / a1
 				d = aa[m] - 1; if (d < 0) d = -d; if (d > sp) sp = d
-				ra[m] = big ? (kib[j, "ref1", r] + kib[j, "ref2", r]) / 2 / 1024 : (a1 + a2) / 2
-				ro[m] = big ? kib[j, "ours", r] / 1024 : b
+				# MiB/s for 1 MiB jobs, IOPS for 4 KiB jobs
+				ra[m] = (a1 + a2) / 2 / (big ? 1024 : 4)
+				ro[m] = b / (big ? 1024 : 4)
 			}
 			if (m == 0) { printf "%-17s no complete round\n", j; continue }
 			mab = med(ab, m); lo = ab[1]; hi = ab[m]
@@ -343,8 +350,9 @@ summarize() { # summarize LOG
 			if (big) bigmed[j] = mro SUBSEP mra
 			rn = m
 		}
-		printf "(%d rounds; A/B = ours / mean of the two in-kernel loads around it; spread = largest |A2/A1 - 1|;\n", rn
-		printf " instr/IO = 125e6 / median IOPS: guest instructions of all vCPUs per I/O, 1 MiB jobs per MiB)\n"
+		printf "(%d rounds; ratios of KiB/s; A/B = ours / mean of the two in-kernel loads around it;\n", rn
+		printf " spread = largest |A2/A1 - 1|; instr/IO = 125e6 / median IOPS: guest instructions of\n"
+		printf " all vCPUs per I/O, for 1 MiB jobs per MiB)\n"
 		printf "transport, perftest -e at 1 MiB (MB/s as perftest prints it, median (min..max)):"
 		split("ib_send_bw ib_read_bw", pt, " ")
 		for (q = 1; q <= 2; q++) {
@@ -353,7 +361,7 @@ summarize() { # summarize LOG
 			delete x
 			for (i = 1; i <= k; i++) x[i] = perf[t, i]
 			pm[t] = med(x, k)
-			printf " %s %.0f (%.0f..%.0f)", t, pm[t], x[1], x[k]
+			printf " %s %.1f (%.1f..%.1f)", t, pm[t], x[1], x[k]
 		}
 		printf "\n"
 		split("read-1m-qd8:ib_send_bw write-1m-qd8:ib_read_bw", fr, " ")
@@ -364,7 +372,7 @@ summarize() { # summarize LOG
 			# perftest MB/s = 2^20 bytes/s (its MEGA), like MiB/s
 			printf "  %s: ours %.0f%%, in-kernel %.0f%% of %s\n", y[1], z[1] * 100 / pm[y[2]], z[2] * 100 / pm[y[2]], y[2]
 		}
-		printf "memory per logged-in channel (MemFree drop, caches dropped; target + ib_srp, median of the loads):\n"
+		printf "memory per logged-in channel (drop of MemFree + per-CPU free lists at the login, caches dropped;\n target + ib_srp, median (min..max) of the loads):\n"
 		for (q = 1; q <= 1; q++) {
 			e = "login"
 			for (dd = 1; dd <= 2; dd++) {
