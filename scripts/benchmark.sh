@@ -205,7 +205,7 @@ use_driver() {
 	esac
 	setup_target --size 256 || { ERR="setup_target failed"; return 1; }
 	set -- $(meminfo)
-	login || return 1
+	login > /dev/null || return 1
 	sleep 2
 	set -- "$@" $(meminfo)
 	MEMLINE="login_kb=$(($1 - $3)) login_slab_kb=$(($4 - $2))"
@@ -221,7 +221,7 @@ run_job() { # run_job ROUND SLOT NAME RW BS QD MIB
 	case $_l in
 	iops=0.0* | "") fail "fio-$1-$2-$3" "no result: $(tail -n 3 /tmp/fio.err | tr '\n' ' ')"; return 1 ;;
 	esac
-	echo "VMTEST INFO $CASE BENCH round=$1 slot=$2 job=$3 $_l"
+	echo "VMTEST INFO $CASE BENCH round=$1 slot=$2 job=$3 $_l" >> $QUIET_OUT
 }
 
 PERF_PORT=18515
@@ -244,9 +244,17 @@ perf_one() { # perf_one ROUND TOOL
 		return 1
 	fi
 	_it=$(awk '$1 == 1048576 && NF >= 5 { print $2 }' /tmp/perf-cli.out | tail -n 1)
-	echo "VMTEST INFO $CASE PERF round=$1 test=${2##*/} mb_s=$_bw iters=$_it"
+	echo "VMTEST INFO $CASE PERF round=$1 test=${2##*/} mb_s=$_bw iters=$_it" >> $QUIET_OUT
 }
 
+# Nothing goes to the console while a slot runs: the results are printed
+# after its logout. The serial console is the guest's only link to the
+# host, and output still draining through it while fio runs could make the
+# job wait for the host (kernel messages: console loglevel 1 meanwhile).
+QUIET_OUT=/tmp/bench.out
+: > $QUIET_OUT
+LOGLEVEL_WAS=$(awk '{ print $1 }' /proc/sys/kernel/printk)
+dmesg -n 1
 ok=1
 r=1
 while [ $r -le "$ROUNDS" ] && [ $ok = 1 ]; do
@@ -262,7 +270,7 @@ while [ $r -le "$ROUNDS" ] && [ $ok = 1 ]; do
 			ok=0
 			break
 		fi
-		echo "VMTEST INFO $CASE MEM round=$r slot=$slot event=login $MEMLINE"
+		echo "VMTEST INFO $CASE MEM round=$r slot=$slot event=login $MEMLINE" >> $QUIET_OUT
 		for j in $JOBS; do
 			IFS=: read -r name rw bs qd mib <<J
 $j
@@ -273,10 +281,14 @@ J
 		logout_all
 		sleep 2
 		set -- "$@" $(meminfo)
-		echo "VMTEST INFO $CASE MEM round=$r slot=$slot event=logout logout_kb=$(($3 - $1)) logout_slab_kb=$(($2 - $4))"
+		echo "VMTEST INFO $CASE MEM round=$r slot=$slot event=logout logout_kb=$(($3 - $1)) logout_slab_kb=$(($2 - $4))" >> $QUIET_OUT
+		cat $QUIET_OUT
+		: > $QUIET_OUT
 	done
 	r=$((r + 1))
 done
+cat $QUIET_OUT
+dmesg -n "$LOGLEVEL_WAS"
 teardown_target >/dev/null 2>&1
 rmmod ib_srpt 2>/dev/null
 modprobe ib_srpt
