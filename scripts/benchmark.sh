@@ -50,7 +50,10 @@
 # ib_read_bw); SRP reads are its RDMA writes, but perftest 4.5 has no event
 # mode for writes (nor a duration mode with events, hence the message
 # count), so they are compared with ib_send_bw, which moves the same bytes
-# through the same rxe paths. perftest comes from the host's /usr/bin or, if
+# through the same rxe paths. Measured 2026-12-02: 1 MiB SRP reads reached
+# 76-86 % of ib_send_bw, but SRP writes 126-177 % of ib_read_bw -e, so
+# perftest's RDMA read is no ceiling for them (not investigated: perftest
+# reads into a user-space MR, the target into kernel pages). perftest comes from the host's /usr/bin or, if
 # it is not installed there, from the Debian package `perftest` unpacked
 # into $SRPT_VM_CACHE/perftest (apt-get download, nothing is installed); its
 # binaries and libraries go into the benchmark's initramfs only (run.sh
@@ -81,8 +84,9 @@
 # holds here since everything, the disk included, is inside the guest).
 # Plain TCG made A/A pairs vary by 30-80 %. With icount the guest boots
 # with ONE vCPU by default: measured 2026-12-02 (3 rounds), the largest
-# A/A deviation of the 4 KiB jobs was 0.3-1.4 % on 6.1 and about 0.5 % on
-# 6.12 with one vCPU, but 0.8-1.7 % on 6.12 and 3.7-7.7 % on 7.3 with two
+# A/A deviation of the 4 KiB jobs was 0.3-1.4 % on 6.1, 0.2-1.1 % on 6.12
+# and 0.5-0.9 % on 7.3 with one vCPU (1 MiB jobs: 0.2-2.0 %), but
+# 0.8-1.7 % on 6.12 and 3.7-7.7 % on 7.3 with two
 # (which of the two vCPUs runs fio, the completions and rxe's work
 # changes from one load to the next, and with it the instructions spent
 # on wakeups and interrupts). Debian's 6.1 also hangs at SMP bring-up
@@ -95,9 +99,9 @@
 # the raw figures and the instructions per I/O), the transport reference
 # and the memory per channel; the raw numbers are in the console log
 # (build/bench-<kver>-<time>.log, lines "BENCH", "PERF", "MEM").
-# One run of the three kernels takes about 27 minutes on the 2-core
-# development machine (2026-12-02, another guest running beside it: 6.12
-# 515 s, 7.3 549 s, 6.1 537 s, each with about 20 s of boot).
+# One run of the three kernels takes about 28 minutes on the 2-core
+# development machine (2026-12-02, another guest running beside it: 6.1
+# 537 s, 6.12 554 s, 7.3 612 s, each with about 20 s of boot).
 #
 # This is not a test: it never fails on slow results, only on setup errors
 # (no kernel, no module, a guest that does not finish, a failed login or
