@@ -37,9 +37,9 @@
 # instrument on that kernel and the spreads of two benchmark runs (before
 # and after a change of ours) can be compared. Bracketing B between A1 and
 # A2 cancels a linear drift of the guest over the round (allocator state,
-# a slowly growing log), while A2 / A1 contains that drift plus the noise:
-# it is an upper bound of the noise of the bracketed A/B ratio, never an
-# underestimate. A driver of ours that were itself erratic would not show
+# a slowly growing log), while A2 / A1 contains that drift plus the noise
+# of two loads: it tends to overstate the noise of the bracketed A/B
+# ratio, not to understate it. A driver of ours that were itself erratic would not show
 # in the A/A column, but in the min..max of the A/B ratio over the rounds,
 # which is printed next to its median.
 # Each round also runs the raw transport at 1 MiB with event-driven perftest
@@ -53,11 +53,12 @@
 # through the same rxe paths. Measured 2026-12-02: 1 MiB SRP reads reached
 # 76-86 % of ib_send_bw, but SRP writes 126-177 % of ib_read_bw -e, so
 # perftest's RDMA read is no ceiling for them (not investigated: perftest
-# reads into a user-space MR, the target into kernel pages). perftest comes from the host's /usr/bin or, if
-# it is not installed there, from the Debian package `perftest` unpacked
-# into $SRPT_VM_CACHE/perftest (apt-get download, nothing is installed); its
-# binaries and libraries go into the benchmark's initramfs only (run.sh
-# --tool), never into the one of the tests.
+# reads into a user-space MR, the target into kernel pages). perftest
+# comes from the host's /usr/bin or, if it is not installed there, from
+# the Debian package `perftest` unpacked into $SRPT_VM_CACHE/perftest
+# (apt-get download, nothing is installed); its binaries and libraries go
+# into the benchmark's initramfs only (run.sh --tool), never into the one
+# of the tests.
 # Memory per logged-in channel: around every login and every logout the
 # guest drops its caches and reads the free memory (MemFree plus the pages
 # on the per-CPU free lists, which MemFree leaves out and which hold tens
