@@ -39,9 +39,9 @@
 # A2 cancels a linear drift of the guest over the round (allocator state,
 # a slowly growing log), while A2 / A1 contains that drift plus the noise
 # of two loads: it tends to overstate the noise of the bracketed A/B
-# ratio, not to understate it. A driver of ours that were itself erratic would not show
-# in the A/A column, but in the min..max of the A/B ratio over the rounds,
-# which is printed next to its median.
+# ratio, not to understate it. A driver of ours that were itself erratic
+# would not show in the A/A column, but in the min..max of the A/B ratio
+# over the rounds, which is printed next to its median.
 # Each round also runs the raw transport at 1 MiB with event-driven perftest
 # (ib_send_bw -e and ib_read_bw -e over RDMA/CM, --perf-iters messages;
 # busy polling would steal the instruction stream from the other side, see
