@@ -70,8 +70,11 @@ mkcpio() { # mkcpio DIR OUT
 
 # --- 1. userspace base (cached) ----------------------------------------------------
 SG_TOOLS=$(ls /usr/bin/sg_* 2>/dev/null || true)
+# perftest (ib_send_bw, ...) is not part of the base: only the benchmark
+# uses it and brings it along with run.sh --tool (scripts/benchmark.sh), so
+# that installing it on the host does not change the initramfs of the tests.
 OPT_BINS="/usr/bin/lsscsi /usr/bin/ibv_devinfo /usr/bin/ibv_devices /usr/bin/rping
-	  /usr/bin/ib_send_bw /usr/sbin/ibstat /usr/bin/strace"
+	  /usr/sbin/ibstat /usr/bin/strace"
 USR_LIBS=""
 for l in libibverbs.so.1 librdmacm.so.1 libibumad.so.3 libibmad.so.5 libaio.so.1; do
 	f=$(ls /usr/lib/x86_64-linux-gnu/$l 2>/dev/null || true)

@@ -34,6 +34,13 @@
 #   --mem MB, --smp N   guest memory (2048) and CPUs (2)
 #   --tcg               do not use KVM even if /dev/kvm is usable (KVM is used
 #                       only if a probe boot works; SRPT_VM_ACCEL=kvm|tcg forces)
+#   --icount            instruction-count timing: single-threaded TCG with
+#                       '-icount shift=3,sleep=off' (guest time counts executed
+#                       instructions, 8 ns each, and skips idle time; used by
+#                       scripts/benchmark.sh, see its header). Implies --tcg
+#   --tool PATH         an extra binary for /tools in the guest, with the
+#                       shared libraries it needs (repeatable; also with
+#                       --no-tools)
 #   --console           kernel messages at loglevel 7 on the console
 #   --kmsg              always print the guest's whole dmesg at the end
 #   --no-tools          do not build/copy tests/tools
@@ -69,6 +76,7 @@ KARG=$1
 shift
 KO="" SELFTEST=() GLOBS="" MODE=ours PARAMS="" TIMEOUT=2700 CASE_TIMEOUT=300
 QUICK=0 APPEND="" MEM=2048 SMP=2 TCG=0 CONSOLE=0 KMSG=0 TOOLS=1 LOG="" QUIET=0 KEEP=0
+ICOUNT=0 EXTRA_TOOLS=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ko) KO=$(readlink -f "$2"); shift 2 ;;
@@ -83,6 +91,8 @@ while [ $# -gt 0 ]; do
 	--mem) MEM=$2; shift 2 ;;
 	--smp) SMP=$2; shift 2 ;;
 	--tcg) TCG=1; shift ;;
+	--icount) ICOUNT=1; TCG=1; shift ;;
+	--tool) EXTRA_TOOLS+=("$(readlink -f "$2")"); shift 2 ;;
 	--console) CONSOLE=1; shift ;;
 	--kmsg) KMSG=1; shift ;;
 	--no-tools) TOOLS=0; shift ;;
@@ -196,6 +206,10 @@ if [ "$TOOLS" = 1 ] && [ -f "$TOP/tests/tools/Makefile" ]; then
 		die "make -C tests/tools failed (log build/tools.log)"
 	fi
 fi
+for f in "${EXTRA_TOOLS[@]}"; do
+	[ -x "$f" ] || die "--tool $f: not an executable file"
+	TOOL_FILES+=("$f")
+done
 
 # --- cases ---------------------------------------------------------------------------------
 CASE_FILES=()
@@ -277,19 +291,27 @@ kvm_usable() {
 	fi
 	[ "$(cat "$stamp")" = yes ]
 }
-case ${SRPT_VM_ACCEL:-auto} in
-kvm) ACCEL=(-accel kvm); CPU=$KVM_CPU ;;
-tcg) ;;
-*) if [ "$TCG" = 0 ] && kvm_usable; then ACCEL=(-accel kvm); CPU=$KVM_CPU; fi ;;
-esac
+ICOUNT_ARGS=()
+if [ "$ICOUNT" = 1 ]; then
+	# icount needs one TCG thread for all vCPUs (qemu refuses it with
+	# MTTCG) and cannot work with KVM.
+	ACCEL=(-accel tcg,thread=single)
+	ICOUNT_ARGS=(-icount shift=3,sleep=off)
+else
+	case ${SRPT_VM_ACCEL:-auto} in
+	kvm) ACCEL=(-accel kvm); CPU=$KVM_CPU ;;
+	tcg) ;;
+	*) if [ "$TCG" = 0 ] && kvm_usable; then ACCEL=(-accel kvm); CPU=$KVM_CPU; fi ;;
+	esac
+fi
 LOGLEVEL=4
 [ "$CONSOLE" = 1 ] && LOGLEVEL=7
 CMDLINE="console=ttyS0 panic=-1 loglevel=$LOGLEVEL mitigations=off rdinit=/init${APPEND:+ $APPEND}"
-QEMU=(qemu-system-x86_64 -machine q35 "${ACCEL[@]}" -cpu "$CPU" -smp "$SMP" -m "$MEM"
+QEMU=(qemu-system-x86_64 -machine q35 "${ACCEL[@]}" "${ICOUNT_ARGS[@]}" -cpu "$CPU" -smp "$SMP" -m "$MEM"
       -nographic -no-reboot -nic none -pidfile "$WORK/qemu.pid"
       -kernel "$KDIR/vmlinuz" -initrd "$WORK/initramfs.cpio"
       -drive "file=$WORK/fio.img,format=raw,if=virtio,readonly=on")
-log "qemu ${ACCEL[*]} -smp $SMP -m $MEM, timeout ${TIMEOUT}s, log $LOG"
+log "qemu ${ACCEL[*]}${ICOUNT_ARGS:+ ${ICOUNT_ARGS[*]}} -smp $SMP -m $MEM, timeout ${TIMEOUT}s, log $LOG"
 us() { local t=$EPOCHREALTIME; echo $(( 10#${t/./} )); }
 T_START=$(us)
 # A guest that has not reached /init after BOOT_LIMIT seconds is stopped
