@@ -295,7 +295,9 @@ ICOUNT_ARGS=()
 if [ "$ICOUNT" = 1 ]; then
 	# icount needs one TCG thread for all vCPUs (qemu refuses it with
 	# MTTCG) and cannot work with KVM.
+	# shellcheck disable=SC2054 # the commas are part of the qemu arguments
 	ACCEL=(-accel tcg,thread=single)
+	# shellcheck disable=SC2054 # as above
 	ICOUNT_ARGS=(-icount shift=3,sleep=off)
 else
 	case ${SRPT_VM_ACCEL:-auto} in
