@@ -14,7 +14,7 @@
  * (tests/vm/cases/315-small-qp.sh):
  *   debug_max_qp_wr    channels created from now on get a send queue as if
  *                      the HCA's max_qp_wr were this (0 = off, default)
- * Both are writable at run time under /sys/module/ib_srpt/parameters/.
+ * All are writable at run time under /sys/module/ib_srpt/parameters/.
  * This file is not built into release or DKMS modules, so production
  * modules have neither the parameters nor the sleeps.
  */
