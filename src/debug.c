@@ -26,6 +26,7 @@
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 
+#include "srpt.h"
 #include "srpt_debug.h"
 
 static unsigned int debug_delay_point;
@@ -115,5 +116,8 @@ u32 srpt_debug_max_qp_wr(u32 hca_max)
 {
 	u32 cap = READ_ONCE(debug_max_qp_wr);
 
-	return cap ? min(cap, hca_max) : hca_max;
+	if (!cap)
+		return hca_max;
+	/* room for one WR besides the spare ones, or the sums underflow */
+	return min(max_t(u32, cap, SRPT_SQ_SPARE_WRS + 1), hca_max);
 }
