@@ -27,8 +27,9 @@ KDIR ?= /lib/modules/$(KVER)/build
 ARCH_NAME ?= $(shell uname -m)
 OFED_ROOT ?= /usr/src/ofa_kernel
 SRC := $(CURDIR)/src
-PACKAGE_NAME := $(shell sed -n 's/^PACKAGE_NAME="\([^"]*\)".*/\1/p' dkms.conf)
-PACKAGE_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\([^"]*\)".*/\1/p' dkms.conf)
+# name and version from dkms.conf (scripts/version.sh reads them)
+PACKAGE_NAME := $(shell sh scripts/version.sh --name)
+PACKAGE_VERSION := $(shell sh scripts/version.sh)
 
 # ---- OFED detection ----
 ifneq ($(OFED),no)

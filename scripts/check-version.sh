@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # check-version.sh [MODULE.ko...] - check that the one version number of
-# srpt-dkms (PACKAGE_VERSION in dkms.conf) is what every other place says:
-#   - src/Kbuild passes PACKAGE_VERSION of dkms.conf as SRPT_VERSION,
+# srpt-dkms (PACKAGE_VERSION in dkms.conf, read by scripts/version.sh) is
+# what every other place says:
+#   - src/Kbuild passes PACKAGE_VERSION of dkms.conf as SRPT_VERSION (through
+#     scripts/version.sh, or its own sed of dkms.conf),
 #   - the driver sets MODULE_VERSION(SRPT_VERSION),
 #   - the newest entry of debian/changelog,
 #   - Version: in rpm/srpt-dkms.spec and its newest %changelog entry,
@@ -18,8 +20,7 @@ fails=0
 ok() { echo "PASS: version: $*"; }
 bad() { echo "FAIL: version: $*"; fails=$((fails + 1)); }
 
-v=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$/\1/p' dkms.conf)
-if [ -z "$v" ] || [ "$(grep -c '^PACKAGE_VERSION=' dkms.conf)" != 1 ]; then
+if ! v=$(scripts/version.sh 2>/dev/null); then
 	bad "dkms.conf must have exactly one line PACKAGE_VERSION=\"x.y.z\""
 	exit 1
 fi
@@ -30,9 +31,10 @@ case $v in
 	ok "dkms.conf PACKAGE_VERSION is $v" ;;
 esac
 
-# src/Kbuild must take the version from dkms.conf (same sed as ours)
-if grep -q 'PACKAGE_VERSION=' src/Kbuild && grep -q 'dkms.conf' src/Kbuild &&
-   grep -q 'SRPT_VERSION' src/Kbuild; then
+# src/Kbuild must take the version from dkms.conf
+if grep -q 'SRPT_VERSION' src/Kbuild &&
+   { grep -q 'scripts/version\.sh' src/Kbuild ||
+     { grep -q 'PACKAGE_VERSION=' src/Kbuild && grep -q 'dkms.conf' src/Kbuild; }; }; then
 	ok "src/Kbuild reads it from dkms.conf into SRPT_VERSION"
 else
 	bad "src/Kbuild does not pass PACKAGE_VERSION of dkms.conf as SRPT_VERSION"

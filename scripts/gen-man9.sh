@@ -48,7 +48,7 @@ kdoc=$(find_kernel_doc) || {
 	     "or set KERNEL_DOC" >&2
 	exit 1
 }
-version=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)".*/\1/p' "$top/dkms.conf")
+version=$("$top/scripts/version.sh")
 
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
 	SOURCE_DATE_EPOCH=$(git -C "$top" log -1 --format=%ct 2>/dev/null ||
