@@ -110,7 +110,9 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${SRPT_VM_CACHE:-/var/cache/srpt-dkms/vm}
+# shellcheck source=scripts/kernels.conf
+. "$TOP/scripts/kernels.conf"
+CACHE=$SRPT_VM_CACHE
 ROUNDS=3 SCALE=1 PERF_ITERS=100 KO="" SMP="" KEEP_GOING=0 KVERS=()
 usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do

@@ -27,8 +27,11 @@
 # sets is checked in the final .config; a missing one (olddefconfig drops
 # options whose dependencies are not met) fails the build.
 #
-# Cache: $SRPT_DEBUG_KERNEL_CACHE (default /var/cache/srpt-dkms/debug-kernel)
-# /<hash>/, where <hash> covers the two fragments, the base config, the
+# The source package (SRPT_SOURCE_PKG) and the kernel whose config is the
+# base (SRPT_K612) are those of scripts/kernels.conf.
+#
+# Cache: $SRPT_DEBUG_KERNEL_CACHE (scripts/kernels.conf; default
+# /var/cache/srpt-dkms/debug-kernel)/<hash>/, where <hash> covers the two fragments, the base config, the
 # linux-source-6.12 package version, MODS and RECIPE (bumped when a change of
 # this script changes the kernel): the kernel is rebuilt only when one of
 # them changes. An interrupted build resumes (make is incremental) once the
@@ -43,12 +46,14 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-CACHE=${SRPT_DEBUG_KERNEL_CACHE:-/var/cache/srpt-dkms/debug-kernel}
+# shellcheck source=scripts/kernels.conf
+. "$HERE/kernels.conf"
+CACHE=$SRPT_DEBUG_KERNEL_CACHE
 FRAG=$HERE/debug-kernel.config
 TRIM=$HERE/debug-kernel-trim.config
-SRCPKG=linux-source-6.12
-TARBALL=/usr/src/linux-source-6.12.tar.xz
-BASEKVER=6.12.117+deb12-amd64
+SRCPKG=$SRPT_SOURCE_PKG
+TARBALL=/usr/src/$SRCPKG.tar.xz
+BASEKVER=$SRPT_K612
 JOBS=${SRPT_DEBUG_KERNEL_JOBS:-$(nproc)}
 say() { echo "build-debug-kernel: $*" >&2; }
 die() { say "ERROR: $*"; exit 2; }

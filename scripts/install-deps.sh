@@ -5,19 +5,25 @@
 # prints one line and does nothing when everything is installed; otherwise
 # runs `apt-get update` once and `apt-get install -y` for the missing ones.
 #
-# To add a package, append it to PACKAGES below.
+# To add a package, append it to PACKAGES below. The kernel headers and
+# the kernel source package are the ones scripts/kernels.conf pins (the
+# build matrix, the OFED and install tests and lint use exactly those).
 set -euo pipefail
 
+# shellcheck source=scripts/kernels.conf
+. "$(dirname "$0")/kernels.conf"
 PACKAGES="
 	build-essential sparse
-	linux-headers-amd64 linux-headers-cloud-amd64 linux-headers-rt-amd64
-	linux-headers-6.12-amd64 linux-headers-6.12-cloud-amd64 linux-headers-6.12-rt-amd64
+	linux-headers-$SRPT_K61_ABI-amd64 linux-headers-$SRPT_K61_ABI-cloud-amd64
+	linux-headers-$SRPT_K61_ABI-rt-amd64
+	linux-headers-$SRPT_K612_ABI-amd64 linux-headers-$SRPT_K612_ABI-cloud-amd64
+	linux-headers-$SRPT_K612_ABI-rt-amd64
 	qemu-system-x86 busybox-static kmod cpio xz-utils zstd e2fsprogs util-linux
 	fio mmdebstrap iproute2 sg3-utils shellcheck
 	clang libclang-rt-14-dev
 	rdma-core ibverbs-providers ibverbs-utils libibumad-dev librdmacm-dev libibverbs-dev
 	debhelper dh-dkms dkms lintian rpm man-db groff-base
-	linux-source-6.12 flex bison bc libelf-dev libssl-dev
+	$SRPT_SOURCE_PKG flex bison bc libelf-dev libssl-dev
 "
 
 missing=()

@@ -20,7 +20,9 @@
 #      `shellcheck -S warning` on every shell script of the tree (tracked or
 #      new, not git-ignored; with FILE arguments, on those that are shell
 #      scripts). The first line tells the shell: "#!" naming bash -> bash,
-#      naming sh or dash -> sh, any other "#!" -> not a shell script. A *.sh
+#      naming sh or dash -> sh, any other "#!" -> not a shell script,
+#      "# shellcheck shell=sh" -> a sourced sh fragment (scripts/kernels.conf)
+#      checked as sh. A *.sh
 #      file without "#!" is a guest file (tests/vm/lib.sh,
 #      tests/vm/cases/*.sh, tests/vm/kbug/repro-cq-race.sh) that
 #      tests/vm/guest-init.sh sources under busybox ash after lib.sh: it is
@@ -38,16 +40,18 @@
 # kernel headers) are unavailable.
 #
 # checkpatch.pl, spelling.txt and const_structs.checkpatch are not in the
-# headers packages: they are extracted once from Debian's linux-source-6.12
-# package (downloaded with `apt-get download`) into
-# $SRPT_CACHE/checkpatch (default /var/cache/srpt-dkms). kernel-doc comes
-# from an installed 6.12 headers tree (linux-headers-6.12.*-common), else
-# from the same linux-source package.
+# headers packages: they are extracted once from Debian's kernel source
+# package (SRPT_SOURCE_PKG of scripts/kernels.conf, linux-source-6.12;
+# downloaded with `apt-get download`) into $SRPT_CACHE/checkpatch.
+# kernel-doc comes from an installed headers tree of the same line
+# (linux-headers-6.12.*-common), else from the same linux-source package.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cache=${SRPT_CACHE:-/var/cache/srpt-dkms}/checkpatch
-srcpkg=${SRPT_LINT_SOURCE_PKG:-linux-source-6.12}
+# shellcheck source=scripts/kernels.conf
+. "$top/scripts/kernels.conf"
+cache=$SRPT_CACHE/checkpatch
+srcpkg=$SRPT_SOURCE_PKG
 exceptions=$top/scripts/lint-exceptions
 
 fetch_tools() {
@@ -83,7 +87,7 @@ fetch_tools() {
 fetch_tools || exit 2
 
 kerneldoc=
-for k in /usr/src/linux-headers-6.12*-common/scripts/kernel-doc; do
+for k in /usr/src/linux-headers-"${srcpkg#linux-source-}"*-common/scripts/kernel-doc; do
 	[ -x "$k" ] && kerneldoc=$k
 done
 [ -n "$kerneldoc" ] || kerneldoc=$cache/kernel-doc
@@ -182,6 +186,7 @@ shell_kind() {
 	'#!'*[/\ ]sh | '#!'*[/\ ]sh[\ \	]*) kind="sh" ;;
 	'#!'*[/\ ]dash | '#!'*[/\ ]dash[\ \	]*) kind="sh" ;;
 	'#!'*) ;;
+	'# shellcheck shell=sh') kind="sh" ;;
 	*) case $1 in *.sh) kind=guest ;; esac ;;
 	esac
 }

@@ -4,14 +4,15 @@
 # matrix.sh [PATTERN...] - build ib_srpt.ko (and the self-test module) with
 # W=1 and sparse (C=2) against every supported kernel, with ZERO warnings.
 #
-# Kernels:
-#   host (Debian 12):  6.1 and 6.12 headers, flavours amd64, cloud-amd64 and
+# Kernels (pinned in scripts/kernels.conf):
+#   host (Debian 12):  6.1 and 6.12 headers (ABIs SRPT_K61_ABI and
+#                      SRPT_K612_ABI), flavours amd64, cloud-amd64 and
 #                      rt-amd64 (installed with apt-get if missing)
-#   chroots:           5.10 (bullseye), 7.3 (trixie-backports), 7.2 (sid),
-#                      amd64 flavour, each built with its own gcc and sparse
-#                      inside an mmdebstrap chroot created once by
-#                      scripts/mkchroot.sh and cached in
-#                      $SRPT_CACHE/chroots (default /var/cache/srpt-dkms)
+#   chroots:           SRPT_CHROOTS: 5.10 (bullseye), 7.3
+#                      (trixie-backports), 7.2 (sid), amd64 flavour, each
+#                      built with its own gcc and sparse inside an
+#                      mmdebstrap chroot created once by scripts/mkchroot.sh
+#                      and cached in $SRPT_CACHE/chroots
 # PATTERN (shell glob) limits the run to matching kernel releases or
 # short names, e.g. "6.1*" or "7.3" or "*rt*".
 #
@@ -26,12 +27,10 @@
 # without CONFIG_INFINIBAND_ADDR_TRANS or CONFIG_TARGET_CORE is "skipped".
 # Exit status: 0 if nothing failed, 1 otherwise.
 #
-# Environment:
-#   SRPT_CACHE          cache directory (chroots), default /var/cache/srpt-dkms
-#   SRPT_MATRIX_61      6.1 ABI to build against   (default 6.1.0-57)
-#   SRPT_MATRIX_612     6.12 ABI to build against  (default 6.12.117+deb12)
+# Environment (and every variable of scripts/kernels.conf: SRPT_CACHE,
+# SRPT_K61_ABI, SRPT_K612_ABI, SRPT_CHROOTS, ...):
 #   SRPT_MATRIX_FLAVOURS host flavours (default "amd64 cloud-amd64 rt-amd64")
-#   SRPT_MATRIX_CHROOTS chroots to use (default "bullseye trixie-backports sid")
+#   SRPT_MATRIX_CHROOTS chroots to use (default: the names of SRPT_CHROOTS)
 #   SRPT_MATRIX_NO_APT=1  never run apt-get (missing host headers: skipped)
 #   SRPT_MATRIX_JOBS    make -j (default 2)
 #   SRPT_MATRIX_EXCEPT  kernels (globs, like PATTERN) not to build, e.g. the
@@ -43,13 +42,13 @@
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cache=${SRPT_CACHE:-/var/cache/srpt-dkms}
-abi61=${SRPT_MATRIX_61:-6.1.0-57}
-abi612=${SRPT_MATRIX_612:-6.12.117+deb12}
-chroots=${SRPT_MATRIX_CHROOTS:-bullseye trixie-backports sid}
+# shellcheck source=scripts/kernels.conf
+. "$top/scripts/kernels.conf"
+cache=$SRPT_CACHE
+chroots=${SRPT_MATRIX_CHROOTS:-$(srpt_chroot_names | tr '\n' ' ')}
 jobs=${SRPT_MATRIX_JOBS:-2}
 builddir=$top/build
-version=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)".*/\1/p' "$top/dkms.conf")
+version=$("$top/scripts/version.sh") || exit 1
 patterns=("$@")
 
 mkdir -p "$builddir"
@@ -97,12 +96,7 @@ fi
 # ---- the chroots (created in the background while the host builds run) ----
 declare -A chroot_pid
 for c in $chroots; do
-	short=
-	case $c in
-	bullseye) short=5.10 ;;
-	trixie-backports) short=7.3 ;;
-	sid) short=7.2 ;;
-	esac
+	short=$(srpt_chroot_line "$c") || short=
 	selected "$c" "$short" || [ ${#patterns[@]} -eq 0 ] || continue
 	excluded "$c" "$short" && continue
 	if [ ! -e "$cache/chroots/$c/.srpt-chroot-ok" ]; then
@@ -253,12 +247,8 @@ build_one() {
 [ "${SRPT_MATRIX_APPEND:-0}" = 1 ] || : >"$builddir/matrix-findings.txt"
 
 # ---- host kernels ----
-for abi in "$abi61" "$abi612"; do
-	case $abi in
-	6.1.*) line=6.1 ;;
-	6.12.*) line=6.12 ;;
-	*) line=${abi%%.[0-9]*-*} ;;
-	esac
+for abi in "$SRPT_K61_ABI" "$SRPT_K612_ABI"; do
+	line=$(echo "$abi" | cut -d. -f1,2)
 	for flavour in ${SRPT_MATRIX_FLAVOURS:-amd64 cloud-amd64 rt-amd64}; do
 		kver=$abi-$flavour
 		short=
@@ -283,12 +273,7 @@ done
 
 # ---- chroot kernels ----
 for c in $chroots; do
-	case $c in
-	bullseye) short=5.10 ;;
-	trixie-backports) short=7.3 ;;
-	sid) short=7.2 ;;
-	*) short= ;;
-	esac
+	short=$(srpt_chroot_line "$c") || short=
 	root=$cache/chroots/$c
 	excluded "$c" "$short" && continue
 	if [ ${#patterns[@]} -ne 0 ] && ! selected "$c" "$short"; then
@@ -330,7 +315,9 @@ done
 	echo "build matrix of srpt-dkms $version (W=1 C=2)"
 	printf '%-28s %-24s %-7s %8s %5s  %s\n' kernel where result warnings secs note
 	cat "$summary"
-	for s in 5.10 6.1 6.12 7.2 7.3; do
+	for s in $(for a in "$SRPT_K61_ABI" "$SRPT_K612_ABI"; do
+			   echo "$a" | cut -d. -f1,2; done) \
+		 $(for c in $chroots; do srpt_chroot_line "$c"; done); do
 		[ -L "$builddir/$s" ] && echo "build/$s -> $(readlink "$builddir/$s")"
 	done
 } | tee "$builddir/matrix-summary.out"

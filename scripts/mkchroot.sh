@@ -1,21 +1,81 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# mkchroot.sh NAME DIR - create (once) a build chroot for the build matrix.
+# mkchroot.sh NAME [DIR] - create (once) a Debian chroot of the build matrix
+# or of the packaging tests, with mmdebstrap, from the mirror and with the
+# kernels that scripts/kernels.conf names.
 #
 # NAME is one of:
 #   bullseye          Debian 11, linux-headers-amd64 (5.10), gcc 10
 #   trixie-backports  Debian 13 + backports, linux-headers-amd64 from
 #                     trixie-backports (7.x), gcc 14
 #   sid               Debian unstable, linux-headers-amd64 (7.x)
-# The chroot gets make, the compiler the headers were made with (pulled in by
-# the headers package), sparse and the headers. An existing chroot (stamp file
-# DIR/.srpt-chroot-ok) is reused as is; set SRPT_CHROOT_REFRESH=1 to recreate.
-# Mirror: $SRPT_MIRROR (default http://deb.debian.org/debian).
+#     (the build chroots of scripts/matrix.sh, default DIR
+#     $SRPT_CACHE/chroots/NAME: make, the compiler the headers were made
+#     with (pulled in by the headers package), sparse and the headers; the
+#     install test, tests/build/test-install.sh, adds dkms to an overlay of
+#     the trixie-backports one)
+#   bookworm-dkms     Debian 12 with updates and security: dkms and the
+#                     headers of $SRPT_K61 and $SRPT_K612 (and so the
+#                     6.12 image), default DIR $SRPT_PKG_CHROOT; the base of
+#                     the DKMS lifecycle test (tests/pkg/dkms-lifecycle.sh),
+#                     which runs in a throw-away overlay of it. The headers
+#                     .deb of the 6.1 cloud flavour (installed during that
+#                     test, for the kernel hook) is downloaded to
+#                     $(dirname DIR)/debs.
+#
+# An existing chroot is reused as it is: a build chroot has the stamp file
+# DIR/.srpt-chroot-ok (SRPT_CHROOT_REFRESH=1 recreates it); the dkms chroot
+# has DIR/.srpt-stamp with its package list and is made anew when the list
+# changes (a new pin in scripts/kernels.conf). Callers of the same NAME are
+# serialized with flock on DIR.lock.
 set -eu
 
-name=$1 dir=$2
-mirror=${SRPT_MIRROR:-http://deb.debian.org/debian}
-stamp=$dir/.srpt-chroot-ok
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/kernels.conf
+. "$here/kernels.conf"
+
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 NAME [DIR]" >&2; exit 2; }
+name=$1
+mirror=$SRPT_MIRROR
+kind=build
+case $name in
+bullseye)
+	suite=bullseye
+	sources="deb $mirror bullseye main"
+	hdr=linux-headers-amd64
+	;;
+trixie-backports)
+	suite=trixie
+	sources="deb $mirror trixie main|deb $mirror trixie-backports main"
+	hdr=linux-headers-amd64/trixie-backports
+	;;
+sid)
+	suite=sid
+	sources="deb $mirror sid main"
+	hdr=linux-headers-amd64
+	;;
+bookworm-dkms)
+	kind=dkms
+	suite=bookworm
+	sources="deb $mirror bookworm main|deb $mirror bookworm-updates main|deb $SRPT_SECURITY_MIRROR bookworm-security main"
+	pkgs="dkms openssl kmod linux-headers-$SRPT_K61 linux-headers-$SRPT_K612"
+	;;
+*)
+	echo "mkchroot.sh: unknown chroot '$name'" >&2
+	exit 2
+	;;
+esac
+if [ $# = 2 ]; then
+	dir=$2
+elif [ $kind = dkms ]; then
+	dir=$SRPT_PKG_CHROOT
+else
+	dir=$SRPT_CACHE/chroots/$name
+fi
+
+mkdir -p "$(dirname "$dir")"
+exec 9>"$dir.lock"
+flock 9
 
 # ensure_sparse: the kernel headers of 7.x use __typeof_unqual__, which
 # sparse 0.6.4 (trixie) cannot parse: every file then fails with parse
@@ -54,52 +114,83 @@ ensure_sparse() {
 	rm -f "$dir/tmp/srpt-unqual.c"
 }
 
-if [ -e "$stamp" ] && [ "${SRPT_CHROOT_REFRESH:-0}" != 1 ]; then
-	ensure_sparse
-	exit 0
-fi
-
-case $name in
-bullseye)
-	suite=bullseye
-	extra=
-	hdr=linux-headers-amd64
-	;;
-trixie-backports)
-	suite=trixie
-	extra="deb $mirror trixie-backports main"
-	hdr=linux-headers-amd64/trixie-backports
-	;;
-sid)
-	suite=sid
-	extra=
-	hdr=linux-headers-amd64
-	;;
-*)
-	echo "mkchroot.sh: unknown chroot '$name'" >&2
-	exit 2
-	;;
-esac
-
-command -v mmdebstrap >/dev/null 2>&1 || {
-	echo "mkchroot.sh: mmdebstrap is needed (apt-get install mmdebstrap)" >&2
-	exit 1
+# fetch_cloud_headers: the .deb of one more kernel's headers, installed
+# by the lifecycle test to check that the kernel headers hook builds the
+# module. The cloud flavour shares everything else with the 6.1 headers.
+fetch_cloud_headers() {
+	debs=$(dirname "$dir")/debs
+	extra=linux-headers-$SRPT_K61_ABI-cloud-amd64
+	ls "$debs/${extra}_"*.deb >/dev/null 2>&1 && return 0
+	mkdir -p "$debs"
+	(cd "$debs" && { apt-get download "$extra" ||
+			 { apt-get update -q && apt-get download "$extra"; }; }) ||
+		echo "mkchroot.sh: could not download $extra (the hook test will be skipped)" >&2
 }
 
+# ---- reuse ----
+if [ $kind = build ]; then
+	stampfile=$dir/.srpt-chroot-ok
+	if [ -e "$stampfile" ] && [ "${SRPT_CHROOT_REFRESH:-0}" != 1 ]; then
+		ensure_sparse
+		exit 0
+	fi
+else
+	stampfile=$dir/.srpt-stamp
+	stamp="mmdebstrap $suite v1: $pkgs"
+	fetch_cloud_headers
+	if [ -f "$stampfile" ] && [ "$(cat "$stampfile")" = "$stamp" ]; then
+		echo "mkchroot.sh: using cached $dir"
+		exit 0
+	fi
+fi
+
+command -v mmdebstrap >/dev/null 2>&1 ||
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends mmdebstrap >&2 ||
+	{ echo "mkchroot.sh: mmdebstrap is needed (apt-get install mmdebstrap)" >&2; exit 1; }
+
+# ---- create ----
 rm -rf "$dir.tmp"
-mkdir -p "$(dirname "$dir")"
-echo "mkchroot.sh: creating $name chroot in $dir (takes a minute or two)" >&2
-# shellcheck disable=SC2086
+echo "mkchroot.sh: creating $name chroot in $dir (one time, a few minutes)" >&2
+# the sources, one argument each
+old_ifs=$IFS
+IFS='|'
+# shellcheck disable=SC2086 # split at | on purpose
+set -- $sources
+IFS=$old_ifs
 # Check-Valid-Until=false: a mirror snapshot (or a machine clock ahead of
 # the mirror) must not make an expired Release file fatal.
-mmdebstrap --quiet --variant=apt --mode=root \
-	--aptopt='Acquire::Check-Valid-Until "false"' \
-	--dpkgopt='path-exclude=/usr/share/man/*' \
-	--dpkgopt='path-exclude=/usr/share/doc/*' \
-	--dpkgopt='path-exclude=/usr/share/locale/*' \
-	--include="make,gcc,libc6-dev,sparse,$hdr" \
-	"$suite" "$dir.tmp" "deb $mirror $suite main" ${extra:+"$extra"}
+if [ $kind = build ]; then
+	mmdebstrap --quiet --variant=apt --mode=root \
+		--aptopt='Acquire::Check-Valid-Until "false"' \
+		--dpkgopt='path-exclude=/usr/share/man/*' \
+		--dpkgopt='path-exclude=/usr/share/doc/*' \
+		--dpkgopt='path-exclude=/usr/share/locale/*' \
+		--include="make,gcc,libc6-dev,sparse,$hdr" \
+		"$suite" "$dir.tmp" "$@"
+else
+	# update-initramfs is diverted to true: an initramfs is useless here
+	# and slow to make. Only the infiniband part of the kernel images'
+	# modules is unpacked (enough for modinfo of the in-kernel ib_srpt).
+	# shellcheck disable=SC2016 # $1 is expanded by mmdebstrap's hook shell
+	mmdebstrap --mode=root --variant=apt \
+		--include="$(echo "$pkgs" | tr ' ' ,)" \
+		--aptopt='Acquire::Check-Valid-Until "false"' \
+		--dpkgopt='path-exclude=/usr/share/doc/*' \
+		--dpkgopt='path-exclude=/usr/share/man/*' \
+		--dpkgopt='path-exclude=/usr/share/locale/*' \
+		--dpkgopt='path-exclude=/lib/modules/*/kernel/*' \
+		--dpkgopt='path-include=/lib/modules/*/kernel/drivers/infiniband/*' \
+		--dpkgopt='path-exclude=/usr/lib/modules/*/kernel/*' \
+		--dpkgopt='path-include=/usr/lib/modules/*/kernel/drivers/infiniband/*' \
+		--essential-hook='chroot "$1" dpkg-divert --local --rename --add /usr/sbin/update-initramfs' \
+		--essential-hook='ln -sf /bin/true "$1/usr/sbin/update-initramfs"' \
+		"$suite" "$dir.tmp" "$@"
+	echo "$stamp" >"$dir.tmp/.srpt-stamp"
+fi
 rm -rf "$dir"
 mv "$dir.tmp" "$dir"
-ensure_sparse
-touch "$stamp"
+if [ $kind = build ]; then
+	ensure_sparse
+	touch "$stampfile"
+fi
+echo "mkchroot.sh: done ($dir)" >&2

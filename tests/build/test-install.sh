@@ -3,7 +3,8 @@
 #
 # test-install.sh - test `make install` both ways:
 #   1. without dkms: modules_install INSTALL_MOD_DIR=updates + depmod, into a
-#      private INSTALL_MOD_PATH, against the host's 6.1 headers;
+#      private INSTALL_MOD_PATH, against the host's 6.1 headers (SRPT_K61 of
+#      scripts/kernels.conf);
 #   2. with dkms: inside a throw-away overlay of the cached trixie-backports
 #      matrix chroot (scripts/mkchroot.sh) with dkms installed there, against
 #      its 7.x headers; `modinfo -k <kver> -n ib_srpt` must name our module
@@ -12,9 +13,11 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-kver61=${SRPT_TEST_KVER:-6.1.0-57-amd64}
-chroot_dir=${SRPT_CACHE:-/var/cache/srpt-dkms}/chroots/trixie-backports
-version=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)".*/\1/p' "$top/dkms.conf")
+# shellcheck source=scripts/kernels.conf
+. "$top/scripts/kernels.conf"
+kver61=$SRPT_K61
+chroot_dir=$SRPT_CACHE/chroots/trixie-backports
+version=$("$top/scripts/version.sh")
 t=$(mktemp -d "${TMPDIR:-/tmp}/srpt-install-test.XXXXXX")
 if [ "${SRPT_TEST_KEEP:-0}" = 1 ]; then
 	echo "keeping $t"

@@ -13,12 +13,15 @@
 # The test builds the real Makefile, src/Kbuild and probe machinery from a
 # copy of the tree, with the driver sources replaced by a small stand-in
 # module (the driver itself is not under test here). Needs the headers of
-# KVER (default 6.1.0-57-amd64). Exit 0 = pass, 77 = skipped.
+# KVER (default SRPT_K61 of scripts/kernels.conf). Exit 0 = pass, 77 =
+# skipped.
 set -eu
 
-kver=${1:-6.1.0-57-amd64}
-kdir=/usr/src/linux-headers-$kver
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/kernels.conf
+. "$top/scripts/kernels.conf"
+kver=${1:-$SRPT_K61}
+kdir=/usr/src/linux-headers-$kver
 
 if [ ! -f "$kdir/Makefile" ] || [ ! -f "$kdir/Module.symvers" ]; then
 	echo "SKIP test-ofed: no headers for $kver"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # dkms-lifecycle.sh DEB NEWER_DEB - the DKMS life of the srpt-dkms .deb, in
 # a throw-away Debian 12 chroot with the 6.1 and 6.12 headers (an overlay on
-# the cached base chroot made by tests/pkg/mkchroot.sh; nothing on this
+# the cached base chroot made by scripts/mkchroot.sh bookworm-dkms; the
+# kernels are those of scripts/kernels.conf; nothing on this
 # machine outside a temporary directory is changed):
 #   1. /usr/lib/dkms/dkms-autopkgtest installs DEB and builds and installs
 #      the module for both kernels (PASS for each);
@@ -29,12 +30,16 @@ fi
 [ $# -eq 2 ] || { echo "usage: $0 DEB NEWER_DEB" >&2; exit 2; }
 deb=$(readlink -f "$1")
 newdeb=$(readlink -f "$2")
-here=$(cd "$(dirname "$0")" && pwd)
-base=${SRPT_PKG_CHROOT:-/var/cache/srpt-dkms/pkg/bookworm-dkms}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/kernels.conf
+. "$top/scripts/kernels.conf"
+base=$SRPT_PKG_CHROOT
 debs=$(dirname "$base")/debs
-k61=${SRPT_K61:-6.1.0-57-amd64}
-k612=${SRPT_K612:-6.12.117+deb12-amd64}
-kcloud=${k61%-amd64}-cloud-amd64
+k61=$SRPT_K61
+k612=$SRPT_K612
+kcloud=$SRPT_K61_ABI-cloud-amd64
+# a kernel of the line after the newest tested one (7.3 -> 7.4.0-1-amd64)
+knew=${SRPT_NEWEST_LINE%%.*}.$((${SRPT_NEWEST_LINE#*.} + 1)).0-1-amd64
 name=srpt-dkms
 ver=$(dpkg-deb -f "$deb" Version)
 newver=$(dpkg-deb -f "$newdeb" Version)
@@ -49,7 +54,8 @@ check() { # check NAME command... : PASS if the command succeeds
 	if "$@"; then pass "$n"; else fail "$n"; fi
 }
 
-"$here/mkchroot.sh" "$base" || { fail "base chroot" "mkchroot.sh failed"; exit 1; }
+"$top/scripts/mkchroot.sh" bookworm-dkms "$base" ||
+	{ fail "base chroot" "mkchroot.sh failed"; exit 1; }
 
 work=$(mktemp -d /var/tmp/srpt-pkg.XXXXXX)
 root=$work/root
@@ -161,9 +167,9 @@ grep -Ev '^CONFIG_(INFINIBAND|TARGET_CORE)=' \
 	"$root/usr/src/linux-headers-$k61/.config" >"$root/usr/src/fake-noib/.config"
 cp -a "$root/usr/src/linux-headers-$k61/include" "$root/usr/src/fake-noib/" 2>/dev/null
 ln -s /usr/src/fake-noib "$root/lib/modules/6.1.0-99-noib/build"
-mkdir -p "$root/lib/modules/7.4.0-1-amd64"
-ln -s "/usr/src/linux-headers-$k612" "$root/lib/modules/7.4.0-1-amd64/build"
-for k in 6.1.0-99-noib 7.4.0-1-amd64; do
+mkdir -p "$root/lib/modules/$knew"
+ln -s "/usr/src/linux-headers-$k612" "$root/lib/modules/$knew/build"
+for k in 6.1.0-99-noib "$knew"; do
 	inchq dkms build -m "$name" -v "$ver" -k "$k"
 	rc=$?
 	if [ $rc = 77 ]; then
@@ -184,7 +190,7 @@ for k in 6.1.0-99-noib 7.4.0-1-amd64; do
 		pass "$k: nothing installed"
 	fi
 done
-rm -rf "$root/lib/modules/6.1.0-99-noib" "$root/lib/modules/7.4.0-1-amd64" \
+rm -rf "$root/lib/modules/6.1.0-99-noib" "$root/lib/modules/$knew" \
 	"$root/usr/src/fake-noib"
 
 # 4. upgrade to a newer version: the maintainer scripts rebuild it. In a

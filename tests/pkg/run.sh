@@ -21,6 +21,8 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
+# shellcheck source=scripts/kernels.conf
+. scripts/kernels.conf
 
 npass=0 nfail=0 nskip=0
 pass() { echo "PASS: $1"; npass=$((npass + 1)); }
@@ -61,7 +63,7 @@ have_dh_dkms() {
 	need dh_dkms dh-dkms
 }
 
-version=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)".*/\1/p' dkms.conf)
+version=$(scripts/version.sh) || exit 2
 
 # ---- version -------------------------------------------------------------
 scripts/check-version.sh >"$tmp/version.log" 2>&1
@@ -80,7 +82,7 @@ conf_get() { # conf_get KVER VAR [allow-untested] : value after sourcing
 		 fi
 		 eval "echo \"\${$2}\""' _ "$1" "$2" "${3:-}"
 }
-c() { conf_get 6.1.0-57-amd64 "$1"; }
+c() { conf_get "$SRPT_K61" "$1"; }
 [ "$(c PACKAGE_NAME)" = srpt-dkms ] && [ "$(c 'BUILT_MODULE_NAME[0]')" = ib_srpt ] &&
 [ "$(c 'DEST_MODULE_LOCATION[0]')" = /updates/dkms ] &&
 [ "$(c AUTOINSTALL)" = yes ] && [ "$(c NO_WEAK_MODULES)" = yes ] &&
@@ -94,7 +96,7 @@ done
 [ $ok = 1 ] && pass "dkms.conf: BUILD_EXCLUSIVE_CONFIG needs RDMA and LIO" ||
 	fail "dkms.conf: BUILD_EXCLUSIVE_CONFIG needs RDMA and LIO" "'$bec'"
 case $(c 'MAKE[0]') in
-*KVER=6.1.0-57-amd64*KDIR=/lib/modules/6.1.0-57-amd64/build*)
+*"KVER=$SRPT_K61 "*"KDIR=/lib/modules/$SRPT_K61/build "*)
 	pass "dkms.conf: MAKE passes the target kernel" ;;
 *)	fail "dkms.conf: MAKE passes the target kernel" "$(c 'MAKE[0]')" ;;
 esac
@@ -120,6 +122,17 @@ kmatch() { # kmatch KVER [allow] -> y/n
 	re=$(conf_get "$1" BUILD_EXCLUSIVE_KERNEL "${2:-}")
 	bash -c '[[ $1 =~ $2 ]]' _ "$1" "$re" && echo y || echo n
 }
+# the newest line built by default is the newest tested one, which
+# scripts/kernels.conf names (the VM tests, the matrix)
+knewest=$SRPT_NEWEST_LINE.0-1-amd64
+knext=${SRPT_NEWEST_LINE%%.*}.$((${SRPT_NEWEST_LINE#*.} + 1)).0-1-amd64
+if [ "$(kmatch "$knewest"):$(kmatch "$knext"):$(kmatch "$knext" allow)" = y:n:y ]; then
+	pass "dkms.conf: newest line built is $SRPT_NEWEST_LINE (SRPT_NEWEST_LINE of scripts/kernels.conf)"
+else
+	fail "dkms.conf: newest line built is $SRPT_NEWEST_LINE (SRPT_NEWEST_LINE of scripts/kernels.conf)" \
+	     "$knewest=$(kmatch "$knewest") $knext=$(kmatch "$knext")"
+fi
+# test vectors (not pins): kernel releases of Debian, Ubuntu, RHEL shapes
 ok=1 bad=
 for t in 4.19.0-27-amd64:n:n 5.4.0-1-generic:n:n 5.10.0-35-amd64:y:y \
 	 5.15.0-126-generic:y:y 6.1.0-57-amd64:y:y 6.1.0-57-cloud-amd64:y:y \

@@ -24,7 +24,9 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-CACHE=${SRPT_VM_CACHE:-/var/cache/srpt-dkms/vm}
+# shellcheck source=scripts/kernels.conf
+. "$HERE/../../scripts/kernels.conf"
+CACHE=$SRPT_VM_CACHE
 KVER="" KDIR="" OUT="" CONF="" MODE=ours KO=""
 SELFTEST=() TOOLS=() CASES=()
 while [ $# -gt 0 ]; do

@@ -15,9 +15,11 @@
 # from its cache); --resolve-only does not apply to it.
 #
 # Kernels are fetched with `apt-get download` and unpacked with `dpkg -x` into
-# $SRPT_VM_CACHE (default /var/cache/srpt-dkms/vm); nothing is installed on the
-# host. 6.x kernels come from the host's own (bookworm) apt sources. 7.x
-# kernels come from trixie-backports, reached with a private apt source list,
+# $SRPT_VM_CACHE; nothing is installed on the host. The kernels, the suite
+# and the mirror are those of scripts/kernels.conf (6.1 = SRPT_K61, 6.12 =
+# SRPT_K612). 6.x kernels come from the host's own (bookworm) apt sources. 7.x
+# kernels come from trixie-backports (SRPT_NEW_KERNEL_SUITE, on SRPT_MIRROR),
+# reached with a private apt source list,
 # list directory and cache directory so that the host's apt state is never
 # touched; from 7.x on the kernel is split into linux-binary-<v> (vmlinuz),
 # linux-modules-<v> and linux-base-<v> (config).
@@ -25,7 +27,9 @@
 # Concurrent callers are serialized with flock on $SRPT_VM_CACHE/.lock.
 set -euo pipefail
 
-CACHE=${SRPT_VM_CACHE:-/var/cache/srpt-dkms/vm}
+# shellcheck source=scripts/kernels.conf
+. "$(dirname "$0")/../../scripts/kernels.conf"
+CACHE=$SRPT_VM_CACHE
 KARG=${1:?usage: fetch-kernel.sh <6.1|6.12|7.3|full-kver> [--resolve-only]}
 RESOLVE_ONLY=0
 [ "${2:-}" = --resolve-only ] && RESOLVE_ONLY=1
@@ -46,7 +50,7 @@ flock 9
 say() { echo "fetch-kernel: $*" >&2; }
 
 # --- private apt for trixie-backports ------------------------------------------
-TBP=$CACHE/apt-trixie-backports
+TBP=$CACHE/apt-$SRPT_NEW_KERNEL_SUITE
 tbp_apt() { # tbp_apt apt-get|apt-cache ARGS...
 	local tool=$1
 	shift
@@ -57,33 +61,27 @@ tbp_apt() { # tbp_apt apt-get|apt-cache ARGS...
 		-o APT::Sandbox::User=root "$@"
 }
 tbp_update() {
-	local mirror
-	# Same mirror as the host's main sources.
-	mirror=$(grep -h -o -E '^(URIs:|deb) *\S*https?://[^ ]+/debian/?' \
-		/etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
-		grep -o -E 'https?://[^ ]+' | grep -v security | head -n1 || true)
-	[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
 	mkdir -p "$TBP/lists/partial" "$TBP/cache/archives/partial" "$TBP/empty.d"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie-backports main" \
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $SRPT_MIRROR $SRPT_NEW_KERNEL_SUITE main" \
 		> "$TBP/sources.list"
 	# Refresh at most once a day.
 	if [ -z "$(find "$TBP/lists" -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null)" ]; then
-		say "apt-get update (private list dir $TBP/lists, trixie-backports)"
+		say "apt-get update (private list dir $TBP/lists, $SRPT_NEW_KERNEL_SUITE)"
 		tbp_apt apt-get update >&2
 	fi
 }
 
 # --- resolve the full version ----------------------------------------------------
 case $KARG in
-6.1) KVER=6.1.0-57-amd64 ;;
-6.12) KVER=6.12.117+deb12-amd64 ;;
+6.1) KVER=$SRPT_K61 ;;
+6.12) KVER=$SRPT_K612 ;;
 7.*[0-9]-amd64 | 6.*-amd64 | 5.*-amd64) KVER=$KARG ;;
 7.*)
 	tbp_update
 	KVER=$(tbp_apt apt-cache pkgnames "linux-binary-$KARG." 2>/dev/null |
 		sed -n "s/^linux-binary-\($KARG\.[0-9]*+deb[0-9]*-amd64\)\$/\1/p" |
 		sort -V | tail -n1)
-	[ -n "$KVER" ] || { say "no linux-binary-$KARG.*-amd64 in trixie-backports"; exit 2; }
+	[ -n "$KVER" ] || { say "no linux-binary-$KARG.*-amd64 in $SRPT_NEW_KERNEL_SUITE"; exit 2; }
 	;;
 *) say "unknown kernel '$KARG'"; exit 2 ;;
 esac

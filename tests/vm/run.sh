@@ -56,7 +56,7 @@
 # A guest that dies, or hangs for $SRPT_VM_BOOT_LIMIT s (default 300),
 # before /init runs is booted once more, with a log line saying so.
 #
-# Kernels are cached in $SRPT_VM_CACHE (default /var/cache/srpt-dkms/vm), see
+# Kernels are cached in $SRPT_VM_CACHE (scripts/kernels.conf), see
 # fetch-kernel.sh. Guest side: guest-init.sh (common setup, cases, final
 # checks), lib.sh (helpers for cases: read its header), cases/NNN-*.sh.
 #
@@ -66,7 +66,9 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
-CACHE=${SRPT_VM_CACHE:-/var/cache/srpt-dkms/vm}
+# shellcheck source=scripts/kernels.conf
+. "$TOP/scripts/kernels.conf"
+CACHE=$SRPT_VM_CACHE
 export SRPT_VM_CACHE=$CACHE
 
 usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
