@@ -14,6 +14,11 @@
 #                                  references + known-kernel-bug filter +
 #                                  sh -n and shellcheck on the shell
 #                                  scripts (scripts/lint.sh)
+#   make man9                      section 9 pages of every documented
+#                                  function into build/man9/ (developers;
+#                                  needs a kernel's scripts/kernel-doc)
+#   make man9-interface            refresh man/*.9, the pages of the port
+#                                  table API that the packages ship
 #   make clean
 #
 # MLNX_OFED / DOCA-OFED: when /usr/src/ofa_kernel/<arch>/<kver> or
@@ -55,7 +60,7 @@ endif
 KMAKE = $(MAKE) -C "$(KDIR)" M="$(SRC)" $(OFED_ARGS)
 
 .PHONY: all module probes kdir-check install install-dkms install-kbuild \
-	check matrix lint clean
+	check matrix lint man9 man9-interface clean
 
 all: module
 
@@ -108,6 +113,12 @@ matrix:
 
 lint:
 	@scripts/lint.sh
+
+man9:
+	scripts/gen-man9.sh build/man9
+
+man9-interface:
+	scripts/gen-man9.sh --interface man
 
 clean:
 	+@if [ -f "$(KDIR)/Makefile" ]; then $(KMAKE) clean; fi

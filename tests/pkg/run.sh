@@ -9,9 +9,12 @@
 #   man4           ib_srpt(4) renders without warnings, documents every module
 #                  parameter and configfs attribute found in src/
 #   man9           section 9 pages from kernel-doc (srpt_lookup_port(9) ...)
-#                  render without warnings; no kernel-doc warnings
+#                  render without warnings; no kernel-doc warnings; the
+#                  shipped pages in man/ are what make man9-interface makes
+#   builddeps      no Build-Depends or BuildRequires names a kernel package
 #   deb            dpkg-buildpackage -us -uc -b, contents, lintian clean
-#   rpm            rpmbuild -bb: noarch, file list, scriptlets
+#   rpm            rpmbuild -bb (build dependencies checked): noarch, file
+#                  list, scriptlets
 #   dkms           DKMS lifecycle in a throw-away chroot (dkms-lifecycle.sh):
 #                  autopkgtest, 6.1 + 6.12, skips, upgrade, headers hook,
 #                  purge. Needs root; slow the first time (base chroot).
@@ -193,15 +196,50 @@ if need groff groff-base && need man man-db; then
 			fail "man9: $f(9) generated"
 	done
 	bad=
-	for f in "$tmp"/man9/*.9; do
+	for f in "$tmp"/man9/*.9 man/*.9; do
 		[ -e "$f" ] || continue
-		render_clean "$f" 2>/dev/null || bad="$bad $(basename "$f")"
+		render_clean "$f" 2>/dev/null || bad="$bad $f"
 	done
 	[ -z "$bad" ] && pass "man9: every page renders without warnings" ||
 		fail "man9: every page renders without warnings" "$bad"
+	# the pages the packages ship (man/*.9, the port table API) are those
+	# that make man9-interface generates now: same set, same text except
+	# the month in the .TH line
+	if scripts/gen-man9.sh --interface "$tmp/man9i" >"$tmp/man9i.log" 2>&1; then
+		th() { sed '1s/^\(\.TH "[^"]*" 9\) "[^"]*"/\1 DATE/' "$1"; }
+		stale=
+		for f in "$tmp"/man9i/*.9 man/*.9; do
+			b=$(basename "$f")
+			[ -f "man/$b" ] && [ -f "$tmp/man9i/$b" ] &&
+				[ "$(th "man/$b")" = "$(th "$tmp/man9i/$b")" ] ||
+				stale="$stale $b"
+		done
+		[ -z "$stale" ] && pass "man9: man/*.9 are up to date ($(ls man/*.9 | wc -l) pages)" ||
+			fail "man9: man/*.9 are up to date" "differ or missing:$stale (run make man9-interface)"
+	else
+		fail "man9: man/*.9 are up to date" "$(head -n 3 "$tmp/man9i.log" | tr '\n' ' ')"
+	fi
 else
 	skip "man pages" "groff/man not available"
 fi
+
+# ---- build dependencies --------------------------------------------------------
+# The source package must build on every release whose kernels we support
+# (and the RPM on any RPM distribution): no build dependency may name a
+# kernel version, kernel headers or a kernel's build tools (linux-*,
+# kernel-*).
+kernel_deps() { # kernel_deps: read dependency names, print the kernel ones
+	tr ',|' '\n\n' | sed 's/([^)]*)//g; s/\[[^]]*\]//g; s/<[^>]*>//g' |
+		awk '{ for (i = 1; i <= NF; i++) print $i }' |
+		grep -E '^(linux|kernel)-' | tr '\n' ' '
+}
+bd=$(awk '/^[A-Za-z-]+:/ { f = ($1 ~ /^Build-(Depends|Depends-Indep|Depends-Arch):$/) }
+	  f { sub(/^Build-Depends[-A-Za-z]*:/, ""); print }' debian/control | kernel_deps)
+[ -z "$bd" ] && pass "deb: Build-Depends name no kernel package" ||
+	fail "deb: Build-Depends name no kernel package" "$bd"
+br=$(sed -n 's/^BuildRequires:[[:space:]]*//p' rpm/srpt-dkms.spec | kernel_deps)
+[ -z "$br" ] && pass "rpm: BuildRequires name no kernel package" ||
+	fail "rpm: BuildRequires name no kernel package" "$br"
 
 # ---- Debian package ----------------------------------------------------------
 # a copy of the tree (no git, no build products), so that nothing is built in
@@ -251,6 +289,10 @@ if [ -f "$deb" ]; then
 	done
 	[ -z "$missing" ] && pass "deb: contents (sources, man4, man9, README)" ||
 		fail "deb: contents (sources, man4, man9, README)" "missing:$missing"
+	m9=$(printf '%s\n' "$c" | sed -n 's,^\./usr/share/man/man9/\(.*\)\.9\.gz$,\1,p' | sort | tr '\n' ' ')
+	[ "$m9" = "srpt_lookup_port srpt_port_get_ref srpt_port_put_ref " ] &&
+		pass "deb: section 9 pages of the port table API only" ||
+		fail "deb: section 9 pages of the port table API only" "$m9"
 	junk=$(printf '%s\n' "$c" | grep -E '\.(o|ko|cmd)$|/generated/|/tests/|/debian/' | head -n 3)
 	[ -z "$junk" ] && pass "deb: no build products or tests in /usr/src" ||
 		fail "deb: no build products or tests in /usr/src" "$junk"
@@ -281,9 +323,10 @@ if need rpmbuild rpm; then
 	copy_tree "$r/src"
 	tar -C "$r/src" --transform "s,^\\.,srpt-dkms-$version," \
 		-czf "$r/SOURCES/srpt-dkms-$version.tar.gz" .
-	# --nodeps: BuildRequires (kernel-devel, perl) are RPM names; here the
-	# kernel-doc of Debian's linux-kbuild is used
-	if rpmbuild -bb --nodeps --define "_topdir $r" rpm/srpt-dkms.spec \
+	# without --nodeps: rpmbuild checks the BuildRequires against the
+	# (empty) RPM database of this Debian machine, so the spec must build
+	# without any kernel (or other) package
+	if rpmbuild -bb --define "_topdir $r" rpm/srpt-dkms.spec \
 		>"$tmp/rpm.log" 2>&1; then
 		pass "rpm: rpmbuild -bb"
 	else
