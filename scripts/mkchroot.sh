@@ -22,6 +22,13 @@
 #                     .deb of the 6.1 cloud flavour (installed during that
 #                     test, for the kernel hook) is downloaded to
 #                     $(dirname DIR)/debs.
+#   bullseye-deb, bookworm-deb, trixie-deb
+#                     Debian 11, 12, 13 with build-essential, dpkg-dev, debhelper and
+#                     dh_dkms (the dkms package on Debian 11, dh-dkms
+#                     later), no kernel headers: tests/pkg/srcbuild.sh
+#                     builds the source package in an overlay of each;
+#                     default DIR $SRPT_CACHE/pkg/NAME. Stamp as for the
+#                     dkms chroot.
 #
 # An existing chroot is reused as it is: a build chroot has the stamp file
 # DIR/.srpt-chroot-ok (SRPT_CHROOT_REFRESH=1 recreates it); the dkms chroot
@@ -60,6 +67,15 @@ bookworm-dkms)
 	sources="deb $mirror bookworm main|deb $mirror bookworm-updates main|deb $SRPT_SECURITY_MIRROR bookworm-security main"
 	pkgs="dkms openssl kmod linux-headers-$SRPT_K61 linux-headers-$SRPT_K612"
 	;;
+bullseye-deb | bookworm-deb | trixie-deb)
+	kind=deb
+	suite=${name%-deb}
+	sources="deb $mirror $suite main"
+	case $suite in
+	bullseye) pkgs="build-essential dpkg-dev debhelper dkms" ;;
+	*) pkgs="build-essential dpkg-dev debhelper dh-dkms" ;;
+	esac
+	;;
 *)
 	echo "mkchroot.sh: unknown chroot '$name'" >&2
 	exit 2
@@ -69,6 +85,8 @@ if [ $# = 2 ]; then
 	dir=$2
 elif [ $kind = dkms ]; then
 	dir=$SRPT_PKG_CHROOT
+elif [ $kind = deb ]; then
+	dir=$SRPT_CACHE/pkg/$name
 else
 	dir=$SRPT_CACHE/chroots/$name
 fi
@@ -137,7 +155,7 @@ if [ $kind = build ]; then
 else
 	stampfile=$dir/.srpt-stamp
 	stamp="mmdebstrap $suite v1: $pkgs"
-	fetch_cloud_headers
+	[ $kind = deb ] || fetch_cloud_headers
 	if [ -f "$stampfile" ] && [ "$(cat "$stampfile")" = "$stamp" ]; then
 		echo "mkchroot.sh: using cached $dir"
 		exit 0
@@ -167,6 +185,15 @@ if [ $kind = build ]; then
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
 		--include="make,gcc,libc6-dev,sparse,$hdr" \
 		"$suite" "$dir.tmp" "$@"
+elif [ $kind = deb ]; then
+	mmdebstrap --quiet --variant=apt --mode=root \
+		--aptopt='Acquire::Check-Valid-Until "false"' \
+		--dpkgopt='path-exclude=/usr/share/man/*' \
+		--dpkgopt='path-exclude=/usr/share/doc/*' \
+		--dpkgopt='path-exclude=/usr/share/locale/*' \
+		--include="$(echo "$pkgs" | tr ' ' ,)" \
+		"$suite" "$dir.tmp" "$@"
+	echo "$stamp" >"$dir.tmp/.srpt-stamp"
 else
 	# update-initramfs is diverted to true: an initramfs is useless here
 	# and slow to make. Only the infiniband part of the kernel images'

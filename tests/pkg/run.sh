@@ -15,11 +15,13 @@
 #   deb            dpkg-buildpackage -us -uc -b, contents, lintian clean
 #   rpm            rpmbuild -bb (build dependencies checked): noarch, file
 #                  list, scriptlets
+#   srcbuild       the source package builds on Debian 11, 12 and 13, in
+#                  throw-away chroots without kernel headers (srcbuild.sh)
 #   dkms           DKMS lifecycle in a throw-away chroot (dkms-lifecycle.sh):
 #                  autopkgtest, 6.1 + 6.12, skips, upgrade, headers hook,
 #                  purge. Needs root; slow the first time (base chroot).
 #
-# Environment: SRPT_PKG_SKIP_DKMS=1 skips the chroot part;
+# Environment: SRPT_PKG_SKIP_DKMS=1 skips the chroot parts (srcbuild, dkms);
 # SRPT_PKG_OUT=<dir> keeps the built packages there (default: temporary).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -373,6 +375,24 @@ if need rpmbuild rpm; then
 	fi
 else
 	skip "rpm" "rpmbuild not available"
+fi
+
+# ---- the source package on Debian 11, 12 and 13 ------------------------------
+if [ -n "${SRPT_PKG_SKIP_DKMS:-}" ]; then
+	skip "srcbuild" "SRPT_PKG_SKIP_DKMS set"
+elif [ "$(id -u)" != 0 ]; then
+	skip "srcbuild" "needs root (chroot, mounts)"
+elif [ ! -f "$deb" ]; then
+	fail "srcbuild" "no .deb was built"
+elif ! need mmdebstrap mmdebstrap; then
+	skip "srcbuild" "mmdebstrap not available"
+else
+	nf=$nfail
+	tests/pkg/srcbuild.sh "$deb" >"$tmp/srcbuild.log" 2>&1
+	rc=$?
+	tally < <(grep -E '^(PASS|FAIL|SKIP|note)' "$tmp/srcbuild.log")
+	[ $rc = 0 ] || [ "$nfail" != "$nf" ] ||
+		fail "srcbuild" "exit $rc: $(tail -n 3 "$tmp/srcbuild.log" | tr '\n' ' ')"
 fi
 
 # ---- DKMS lifecycle in a chroot ----------------------------------------------
