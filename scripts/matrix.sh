@@ -300,6 +300,9 @@ for c in $chroots; do
 		[ -f "$d/Makefile" ] || continue
 		kver=${d##*/linux-headers-}
 		found=1
+		if [ -n "$short" ] && [ "$(echo "$kver" | cut -d. -f1,2)" != "$short" ]; then
+			log "warning: chroot $c has $kver, but SRPT_CHROOTS of scripts/kernels.conf says line $short (update it, or SRPT_CHROOT_REFRESH=1 scripts/mkchroot.sh $c)"
+		fi
 		build_one "$kver" "/usr/src/linux-headers-$kver" "$root" "$short"
 		log "$c: kernel $kver"
 	done
