@@ -183,7 +183,13 @@
 #                                  (a fail line on error)
 #   srp_ids                        set SG, IID and IPID (see case_begin)
 #   srp_tool TOOL [args]           /tools/TOOL -a $IP -p $CM_PORT -g $SG [args]
-#                                  (srp_login, srp_xfer, srp_flood, ...)
+#                                  (srp_login, srp_xfer, srp_flood, ...). Run
+#                                  in the background, $! is a subshell that
+#                                  kill does not pass on: start a job that may
+#                                  be killed with /tools/TOOL itself
+#   expect_tool_login NAME TOOL [args]
+#                                  pass NAME if srp_tool TOOL -i $IPID [args]
+#                                  logs in (result=accepted) within 60 s
 #   srp_login [args]               srp_tool srp_login [args], stderr in
 #                                  /tmp/srp_login.err; its key=value output is
 #                                  set as shell variables (result, reason,
@@ -721,6 +727,21 @@ srp_tool() { # srp_tool TOOL [args]
 	_tool=$1
 	shift
 	"/tools/$_tool" -a "$IP" -p "$CM_PORT" -g "$SG" "$@"
+}
+
+# expect_tool_login NAME TOOL [args]: a login of /tools/TOOL with the
+# initiator port ID IPID is accepted (60 s at most): pass/fail NAME
+expect_tool_login() {
+	_etn=$1
+	shift
+	_ett=$1
+	shift
+	run_bounded 60 srp_tool "$_ett" -i "$IPID" "$@"
+	if echo "$ERR" | grep -q '^result=accepted'; then
+		pass "$_etn"
+	else
+		fail "$_etn" "$(echo "$ERR" | tr '\n' ' ')"
+	fi
 }
 
 srp_login() { # srp_login [args]: the tool's key=value lines as variables
