@@ -61,6 +61,8 @@
 #       --login-opts "OPTS"        log in with login options OPTS
 #       --as NAME                  result name of a failed step (default
 #                                  "setup"; a failed login is "login")
+#       --target                   nothing more (case_begin --target: the
+#                                  target as setup_target makes it)
 #     Non-zero (after a fail line) if a step failed.
 #   on_exit CMD...                 add CMD to the case teardown (eval'd; the
 #                                  newest first), e.g. stop a background job
@@ -779,7 +781,7 @@ fio_verdict() { # fio_verdict NAME RC OUTPUT DETAIL
 		return 1
 	fi
 	case $3 in
-	*"verify: bad"* | *"err= "[1-9]* | *"Input/output error"*)
+	*"verify: bad"* | *"err= "[1-9]* | *"err="[1-9]* | *"Input/output error"*)
 		fail "$1" "$(echo "$3" | grep -m3 -i 'err\|bad')"
 		return 1 ;;
 	esac
@@ -904,6 +906,7 @@ target_up() { # target_up [options] [setup_target options]
 		--login) _tu_login=1; shift ;;
 		--login-opts) _tu_login=1 _tu_lopts=$2; shift 2 ;;
 		--as) _tu_as=$2; shift 2 ;;
+		--target) shift ;;
 		--no-enable) _tu_enable=0; shift ;;
 		--port | --backstore | --size | --luns | --acl)
 			_tu_st="$_tu_st $1 $2"; shift 2 ;;
