@@ -17,6 +17,77 @@
 # (self-test module, if built), /tools/* (tests/tools binaries), /vmtest/.
 #
 # ---------------------------------------------------------------------------
+# Case framework (the model of blktests: requirements, one setup call, a
+# registered teardown). A case is a script run from top to bottom:
+#
+#   # SPDX-License-Identifier: GPL-2.0
+#   # NNN-name: what the case checks and why
+#   # vmtest-timeout: 120
+#   requires tool srp_login        # not met: "SKIP all <reason>", case ends
+#   case_begin --login             # target up, logged in; teardown registered
+#   check read dd if="$DISK" of=/dev/null bs=4k count=16 iflag=direct
+#   fio_verify fio-4k "$DISK" randwrite 4k 8 1m
+#
+# tests/vm/new-case.sh NNN-name writes such a skeleton, which runs as it is.
+#
+#   requires WHAT [ARG...]         the case needs WHAT; if not, report SKIP
+#                                  "all" with the reason and end the case
+#                                  (exit 0; a registered teardown runs). WHAT:
+#       tool NAME                  /tools/NAME exists ("/tools/NAME missing")
+#       ours [WHY]                 not the in-kernel driver (--ref); the skip
+#                                  reason is WHY (default "in-kernel driver")
+#       hooks [PARAM]              a debug build (make SRPT_DEBUG_HOOKS=y):
+#                                  ib_srpt has parameter PARAM (default
+#                                  debug_delay_point)
+#       module MOD [ARGS...]       kernel module MOD loaded with ARGS (unloaded
+#                                  first if it was loaded); the case teardown
+#                                  unloads it if the case did not
+#   have WHAT [ARG...]             the same test, without the skip: status 0 if
+#                                  met, else 1 with the reason in $WHY (for a
+#                                  check or a part of a case that needs WHAT)
+#   case_begin [target_up options] register the case teardown (trap on EXIT)
+#                                  and set SG and IPID; with options, bring the
+#                                  target up (target_up) and end the case if
+#                                  that fails (target_up reported why)
+#   target_up [options] [setup_target options]
+#                                  setup_target with extras, in this order:
+#       --srpt PARAMS              srpt_reload PARAMS first (module parameters
+#                                  of ib_srpt; the teardown restores defaults)
+#       --ib-srp PARAMS            reload_ib_srp PARAMS first (the same)
+#       --lun HBA NAME CONTROL     add_lun HBA NAME CONTROL (repeatable)
+#       --attr NAME=VALUE          TPG attribute written before the TPG is
+#                                  enabled (repeatable)
+#       --login                    log in (login) after the enable
+#       --login-opts "OPTS"        log in with login options OPTS
+#       --as NAME                  result name of a failed step (default
+#                                  "setup"; a failed login is "login")
+#       --target                   nothing more (case_begin --target: the
+#                                  target as setup_target makes it)
+#     Non-zero (after a fail line) if a step failed.
+#   on_exit CMD...                 add CMD to the case teardown (eval'd; the
+#                                  newest first), e.g. stop a background job
+#   case_teardown                  the case teardown (the EXIT trap that
+#                                  case_begin sets): 1. the on_exit commands;
+#                                  2. if anything is configured or logged in,
+#                                  teardown_target (bounded, 120 s), rxe0
+#                                  added back, ib_srpt loaded; 3. modules of
+#                                  requires/have module unloaded; 4. ib_srpt
+#                                  and ib_srp reloaded with default parameters
+#                                  if srpt_reload/reload_ib_srp last loaded
+#                                  them with parameters. A failed step is
+#                                  "FAIL teardown". Every step is skipped when
+#                                  there is nothing to undo, so a case may
+#                                  still clean up (and report) itself.
+#     Subshells do not run the trap: a background job or run_bounded does not
+#     tear the case down, and state changed there (e.g. srpt_reload PARAMS in
+#     run_bounded) is not known to the teardown.
+#   SG, IID, IPID                  set by case_begin (srp_ids): SG the target's
+#                                  service GUID (srpt_service_guid, 16 hex
+#                                  digits), IID the interface ID of GID 0 (16
+#                                  hex digits), IPID the initiator port ID
+#                                  8 zero bytes + IID (32 hex digits)
+#
+# ---------------------------------------------------------------------------
 # Result reporting. Every result line on the console is
 #   VMTEST RESULT <case>.<name> PASS|FAIL|SKIP|XFAIL [detail]
 #   pass NAME [detail...]          check passed
@@ -57,8 +128,16 @@
 #                                  (use strerror text: "$EINVAL", "$ENODEV", ...)
 #   expect_ok NAME cmd...          pass if cmd succeeds
 #   module_refcnt [MOD]            /sys/module/MOD/refcnt (default ib_srpt), or -1
+#   expect_refcnt_zero             pass/fail refcnt_zero: ib_srpt's refcnt is 0
 #   dmesg_mark                     write a marker to the kernel log; dmesg_since prints
 #                                  the kernel log after the last marker
+#   count_since TEXT               number of kernel log lines with TEXT (grep
+#                                  pattern) since the last dmesg_mark
+#   released_ge N                  true if at least N channels were released
+#                                  ("channel released") since the last dmesg_mark
+#   wait_released N SECONDS        wait_for SECONDS released_ge N
+#   debug_hook POINT MS            debug build: arm delay hook POINT (SRPT_DBG_*,
+#                                  src/debug.c) for MS ms; debug_hook 0 0 disarms
 #
 # Target / initiator:
 #   setup_target [opts]            rd_mcp backstore (core/rd_mcp_0/vdisk<N>), srpt port
@@ -104,12 +183,33 @@
 #                                  backstores, ib_srpt loaded, rxe0 present
 #   reload_ib_srp [params]         log out, rmmod ib_srp, modprobe ib_srp [params]
 #                                  (a fail line on error)
+#   srp_ids                        set SG, IID and IPID (see case_begin)
+#   srp_tool TOOL [args]           /tools/TOOL -a $IP -p $CM_PORT -g $SG [args]
+#                                  (srp_login, srp_xfer, srp_flood, ...). Run
+#                                  in the background, $! is a subshell that
+#                                  kill does not pass on: start a job that may
+#                                  be killed with /tools/TOOL itself
+#   expect_tool_login NAME TOOL [args]
+#                                  pass NAME if srp_tool TOOL -i $IPID [args]
+#                                  logs in (result=accepted) within 60 s
+#   srp_login [args]               srp_tool srp_login [args], stderr in
+#                                  /tmp/srp_login.err; its key=value output is
+#                                  set as shell variables (result, reason,
+#                                  rsp_flags, disconnected, max_ti_iu_len,
+#                                  req_lim_delta, cm_status: unset first)
 #
 # I/O:
 #   fio_verify NAME DEV RW BS QD SIZE [fio args]
 #                                  fio with O_DIRECT, libaio and verify=crc32c
 #                                  ($FIO_COMMON): writes, then reads back and
-#                                  verifies; pass/fail line NAME
+#                                  verifies; pass/fail line NAME (fio_verdict);
+#                                  status 0 either way, like check
+#   fio_verdict NAME RC OUTPUT DETAIL
+#                                  the verdict on a fio run that exited with RC
+#                                  and printed OUTPUT: FAIL if RC is not 0 or
+#                                  OUTPUT has a verify error, an "err=" other
+#                                  than 0 or an I/O error (status 1); else PASS
+#                                  with DETAIL
 #   dyndbg FUNC on|off             switch the pr_debug() lines of ib_srpt's FUNC
 #                                  on or off (dynamic debug); non-zero if the
 #                                  kernel has no dynamic debug
@@ -249,6 +349,15 @@ module_refcnt() { # module_refcnt [MOD]
 	cat "/sys/module/${1:-ib_srpt}/refcnt" 2>/dev/null || echo -1
 }
 
+expect_refcnt_zero() {
+	_rc0=$(module_refcnt ib_srpt)
+	if [ "$_rc0" = 0 ]; then
+		pass refcnt_zero
+	else
+		fail refcnt_zero "refcnt $_rc0"
+	fi
+}
+
 _MARK=0
 dmesg_mark() {
 	_MARK=$((_MARK + 1))
@@ -256,6 +365,21 @@ dmesg_mark() {
 }
 dmesg_since() {
 	dmesg | sed -n "/VMTEST-MARK $CASE $_MARK\$/,\$p" | sed 1d
+}
+count_since() { # count_since TEXT
+	dmesg_since | grep -c "$1"
+}
+released_ge() { # released_ge N
+	[ "$(count_since 'channel released')" -ge "$1" ]
+}
+wait_released() { # wait_released N SECONDS
+	wait_for "$2" released_ge "$1"
+}
+
+debug_hook() { # debug_hook POINT MS
+	_dhp=/sys/module/ib_srpt/parameters
+	echo "$2" > $_dhp/debug_delay_ms
+	echo "$1" > $_dhp/debug_delay_point
 }
 
 # --- names -------------------------------------------------------------------
@@ -531,12 +655,18 @@ logout_all() {
 		wait_for 60 sh -c '! ls /sys/class/scsi_host/*/sgid >/dev/null 2>&1'
 }
 
+# ib_srpt / ib_srp loaded with parameters by srpt_reload / reload_ib_srp:
+# the case teardown loads them again without.
+_SRPT_PARAMS_SET=0
+_IB_SRP_PARAMS_SET=0
 srpt_reload() { # srpt_reload [params]
+	[ $# -eq 0 ] || _SRPT_PARAMS_SET=1
 	teardown_target || info "srpt_reload: teardown left something behind"
 	if [ -d /sys/module/ib_srpt ]; then
 		try rmmod ib_srpt || { ERR="rmmod ib_srpt: $ERR"; return 1; }
 	fi
 	try modprobe ib_srpt "$@" || { ERR="modprobe ib_srpt $*: $ERR"; return 1; }
+	[ $# -gt 0 ] || _SRPT_PARAMS_SET=0
 	return 0
 }
 
@@ -579,9 +709,47 @@ guest_state_clean() {
 }
 
 reload_ib_srp() {
+	[ $# -eq 0 ] || _IB_SRP_PARAMS_SET=1
 	logout_all
 	rmmod ib_srp 2>/dev/null
 	modprobe ib_srp "$@" || { fail ib_srp "modprobe ib_srp $*"; return 1; }
+	[ $# -gt 0 ] || _IB_SRP_PARAMS_SET=0
+}
+
+# srp_ids: the identifiers the tools in /tools log in with
+srp_ids() {
+	SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid 2>/dev/null)
+	SG=${SG#0x}
+	IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
+	# shellcheck disable=SC2034 # for the case files
+	IPID=0000000000000000$IID
+}
+
+srp_tool() { # srp_tool TOOL [args]
+	_tool=$1
+	shift
+	"/tools/$_tool" -a "$IP" -p "$CM_PORT" -g "$SG" "$@"
+}
+
+# expect_tool_login NAME TOOL [args]: a login of /tools/TOOL with the
+# initiator port ID IPID is accepted (60 s at most): pass/fail NAME
+expect_tool_login() {
+	_etn=$1
+	shift
+	_ett=$1
+	shift
+	run_bounded 60 srp_tool "$_ett" -i "$IPID" "$@"
+	if echo "$ERR" | grep -q '^result=accepted'; then
+		pass "$_etn"
+	else
+		fail "$_etn" "$(echo "$ERR" | tr '\n' ' ')"
+	fi
+}
+
+srp_login() { # srp_login [args]: the tool's key=value lines as variables
+	unset result reason rsp_flags disconnected max_ti_iu_len req_lim_delta cm_status
+	_o=$(srp_tool srp_login "$@" 2>/tmp/srp_login.err)
+	eval "$(echo "$_o" | grep '^[a-z_]*=[0-9a-zA-Z]*$')"
 }
 
 # --- I/O ---------------------------------------------------------------------
@@ -607,22 +775,29 @@ san_size() {
 	echo "${_ss}k"
 }
 
+fio_verdict() { # fio_verdict NAME RC OUTPUT DETAIL
+	if [ "$2" != 0 ]; then
+		fail "$1" "fio failed: $(echo "$3" | grep -v '^ *$' | tail -n 4 | tr '\n' ' ')"
+		return 1
+	fi
+	case $3 in
+	*"verify: bad"* | *"err= "[1-9]* | *"err="[1-9]* | *"Input/output error"*)
+		fail "$1" "$(echo "$3" | grep -m3 -i 'err\|bad')"
+		return 1 ;;
+	esac
+	pass "$1" "$4"
+}
+
 fio_verify() {
 	_fn=$1 _dev=$2 _rw=$3 _bs=$4 _qd=$5 _sz=$6
 	shift 6
 	_sz=$(san_size "$_sz")
 	_t0=$(date +%s)
 	# shellcheck disable=SC2086
-	if _out=$(fio --name="$_fn" --filename="$_dev" --rw="$_rw" --bs="$_bs" \
-		--iodepth="$_qd" --size="$_sz" $FIO_COMMON "$@" 2>&1); then
-		case $_out in
-		*"verify: bad"* | *"err= "[1-9]* | *"Input/output error"*)
-			fail "$_fn" "$(echo "$_out" | grep -m3 -i 'err\|bad')" ;;
-		*) pass "$_fn" "$_rw bs=$_bs qd=$_qd size=$_sz $(( $(date +%s) - _t0 ))s" ;;
-		esac
-	else
-		fail "$_fn" "fio failed: $(echo "$_out" | grep -v '^ *$' | tail -n 4 | tr '\n' ' ')"
-	fi
+	_out=$(fio --name="$_fn" --filename="$_dev" --rw="$_rw" --bs="$_bs" \
+		--iodepth="$_qd" --size="$_sz" $FIO_COMMON "$@" 2>&1)
+	fio_verdict "$_fn" $? "$_out" \
+		"$_rw bs=$_bs qd=$_qd size=$_sz $(( $(date +%s) - _t0 ))s" || true
 }
 
 dyndbg() { # dyndbg FUNC on|off
@@ -630,4 +805,141 @@ dyndbg() { # dyndbg FUNC on|off
 	[ -w "$_dc" ] || { ERR="no $_dc"; return 1; }
 	case $2 in on) _fl=+p ;; *) _fl=-p ;; esac
 	cfs_write "$_dc" "module ib_srpt func $1 $_fl"
+}
+
+# --- case framework (see the header) -------------------------------------------
+have() { # have WHAT [ARG...]: 0 if met, else 1 with the reason in $WHY
+	WHY=""
+	case $1 in
+	tool) [ -x "/tools/$2" ] || WHY="/tools/$2 missing" ;;
+	ours) ! is_ref || WHY=${2:-in-kernel driver} ;;
+	hooks)
+		[ -e "/sys/module/ib_srpt/parameters/${2:-debug_delay_point}" ] ||
+			WHY="not a debug build (make SRPT_DEBUG_HOOKS=y)"
+		;;
+	module)
+		_hm=$2
+		shift 2
+		[ -e "/sys/module/$_hm" ] && rmmod "$_hm" 2>/dev/null
+		if try modprobe "$_hm" "$@"; then
+			case " $_TD_MODULES " in
+			*" $_hm "*) ;;
+			*) _TD_MODULES="$_hm $_TD_MODULES" ;;
+			esac
+		else
+			WHY="modprobe $_hm: $ERR"
+		fi
+		;;
+	*) WHY="unknown requirement '$1'" ;;
+	esac
+	[ -z "$WHY" ]
+}
+
+requires() { # requires WHAT [ARG...]: SKIP all and end the case if not met
+	have "$@" && return 0
+	skip all "$WHY"
+	exit 0
+}
+
+_TD_MODULES=""
+_ON_EXIT=""
+on_exit() { # on_exit CMD...: run CMD in the case teardown (newest first)
+	_ON_EXIT="$*
+$_ON_EXIT"
+}
+
+case_teardown() {
+	trap - EXIT
+	# 1. what the case registered, newest first
+	_td_cmds=$_ON_EXIT
+	_ON_EXIT=""
+	while IFS= read -r _td_c; do
+		[ -n "$_td_c" ] && eval "$_td_c"
+	done <<TDEOF
+$_td_cmds
+TDEOF
+	# 2. the target, the device, the module
+	guest_state_clean
+	if [ -n "$GUEST_DIRT" ] || [ -d "$SRPT" ]; then
+		info "teardown: undoing what the case left:${GUEST_DIRT:- $SRPT}"
+		run_bounded 120 teardown_target ||
+			fail teardown "configuration left behind: $ERR"
+		if ! [ -d "/sys/class/infiniband/$IBDEV" ]; then
+			rxe_add || fail teardown "rxe_add: $ERR"
+		fi
+		if ! [ -d /sys/module/ib_srpt ]; then
+			try modprobe ib_srpt || fail teardown "modprobe ib_srpt: $ERR"
+		fi
+	fi
+	# 3. modules of requires/have module
+	for _td_m in $_TD_MODULES; do
+		if [ -d "/sys/module/$_td_m" ] && ! try rmmod "$_td_m"; then
+			fail teardown "rmmod $_td_m: $ERR"
+		fi
+	done
+	# 4. default module parameters
+	if [ "$_SRPT_PARAMS_SET" = 1 ]; then
+		srpt_reload || fail teardown "$ERR"
+	fi
+	if [ "$_IB_SRP_PARAMS_SET" = 1 ]; then
+		reload_ib_srp || true
+	fi
+}
+
+case_begin() { # case_begin [target_up options]
+	trap case_teardown EXIT
+	srp_ids
+	[ $# -eq 0 ] && return 0
+	target_up "$@" || exit 0
+}
+
+target_up() { # target_up [options] [setup_target options]
+	_tu_srpt="" _tu_srpt_set=0 _tu_srp="" _tu_srp_set=0 _tu_luns="" _tu_attrs=""
+	_tu_login=0 _tu_lopts="" _tu_as=setup _tu_enable=1 _tu_st=""
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--srpt) _tu_srpt=$2 _tu_srpt_set=1; shift 2 ;;
+		--ib-srp) _tu_srp=$2 _tu_srp_set=1; shift 2 ;;
+		--lun) _tu_luns="$_tu_luns$2 $3 $4
+"; shift 4 ;;
+		--attr) _tu_attrs="$_tu_attrs $2"; shift 2 ;;
+		--login) _tu_login=1; shift ;;
+		--login-opts) _tu_login=1 _tu_lopts=$2; shift 2 ;;
+		--as) _tu_as=$2; shift 2 ;;
+		--target) shift ;;
+		--no-enable) _tu_enable=0; shift ;;
+		--port | --backstore | --size | --luns | --acl)
+			_tu_st="$_tu_st $1 $2"; shift 2 ;;
+		*) fail "$_tu_as" "target_up: unknown option $1"; return 2 ;;
+		esac
+	done
+	if [ $_tu_srpt_set = 1 ]; then
+		# shellcheck disable=SC2086 # PARAMS: words, no globs
+		srpt_reload $_tu_srpt || { fail "$_tu_as" "$ERR"; return 1; }
+	fi
+	if [ $_tu_srp_set = 1 ]; then
+		# shellcheck disable=SC2086 # as above
+		reload_ib_srp $_tu_srp || return 1
+	fi
+	# shellcheck disable=SC2086 # setup_target options: words, no globs
+	setup_target $_tu_st --no-enable || return 1
+	while read -r _tu_h _tu_n _tu_c; do
+		[ -n "$_tu_h" ] || continue
+		add_lun "$_tu_h" "$_tu_n" "$_tu_c" || return 1
+	done <<TUEOF
+$_tu_luns
+TUEOF
+	for _tu_a in $_tu_attrs; do
+		cfs_write "$TPG/attrib/${_tu_a%%=*}" "${_tu_a#*=}" ||
+			{ fail "$_tu_as" "${_tu_a}: $ERR"; return 1; }
+	done
+	if [ $_tu_enable = 1 ]; then
+		for _tu_t in $TPGS; do
+			cfs_write "$_tu_t/enable" 1 ||
+				{ fail "$_tu_as" "enable $_tu_t: $ERR"; return 1; }
+		done
+	fi
+	[ $_tu_login = 1 ] || return 0
+	# shellcheck disable=SC2086 # login options: words
+	login $_tu_lopts || { fail login "$ERR"; return 1; }
 }

@@ -80,5 +80,4 @@ r=$(module_refcnt)
 expect_ok mkdir_after_rejects mkdir "$SRPT/$GIDNAME"
 rmdir "$SRPT/$GIDNAME" 2>/dev/null
 rmdir "$SRPT"
-r=$(module_refcnt)
-[ "$r" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt=$r"
+expect_refcnt_zero

@@ -81,5 +81,4 @@ rmdir "$SRPT/$GUIDNAME/tpgt_1" "$SRPT/$GUIDNAME" "$SRPT/$GIDNAME/tpgt_1" "$SRPT/
 r=$(module_refcnt)
 [ "$r" = "$r0" ] && pass refcnt_back "$r" || fail refcnt_back "$r != $r0"
 teardown_target || fail teardown "teardown_target failed"
-r=$(module_refcnt)
-[ "$r" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt=$r"
+expect_refcnt_zero

@@ -64,5 +64,4 @@ cfs_write "$SRPT/discovery_auth/rdma_cm_port" "$CM_PORT"
 	fail rdma_cm_port_restored "$(cat "$SRPT/discovery_auth/rdma_cm_port")"
 
 teardown_target || fail teardown "teardown_target failed"
-r=$(module_refcnt)
-[ "$r" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt=$r"
+expect_refcnt_zero

@@ -63,5 +63,4 @@ n=$(ls "$A" | wc -l)
 r=$(module_refcnt)
 [ "$r" = "$r0" ] && pass refcnt_back "$r" || fail refcnt_back "$r != $r0"
 teardown_target || fail teardown "teardown_target failed"
-r=$(module_refcnt)
-[ "$r" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt=$r"
+expect_refcnt_zero

@@ -12,7 +12,7 @@
 # In-kernel: use_srq on the removed device calls ib_create_srq on the freed
 # PD: restrack WARNING and a refcount_t underflow (use-after-free) in rxe.
 xfail_ref_dmesg "use_srq store reaches a removed device (in-kernel driver; docs/design.md: Removed devices)"
-setup_target --port both || { teardown_target; exit 0; }
+case_begin --port both
 G=$SRPT/$GIDNAME
 U=$SRPT/$GUIDNAME
 
@@ -113,8 +113,7 @@ if run_bounded 60 teardown_target; then
 else
 	fail teardown_after_removal "${ERR:-teardown_target failed}"
 fi
-r=$(module_refcnt)
-[ "$r" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt=$r"
+expect_refcnt_zero
 if run_bounded 60 rmmod ib_srpt; then
 	pass rmmod_after_removal
 else

@@ -67,5 +67,4 @@ find "$TP/lun/lun_0" -type l -exec rm {} \; && rmdir "$TP/lun/lun_0" || ok=0
 rmdir "$TP" && rmdir "$SRPT/$wwn" || ok=0
 [ $ok = 1 ] && pass rtslib_delete || fail rtslib_delete "some step failed"
 teardown_target || fail teardown "teardown_target failed"
-r=$(module_refcnt)
-[ "$r" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt=$r"
+expect_refcnt_zero

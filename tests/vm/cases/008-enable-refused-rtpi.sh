@@ -13,10 +13,9 @@
 # the case is skipped there.
 # vmtest-timeout: 240
 
-setup_target || { teardown_target; exit 0; }
+case_begin --target
 if ! [ -r "$TPG/rtpi" ]; then
 	skip all "no TPG rtpi attribute on this kernel"
-	teardown_target
 	exit 0
 fi
 rtpi0=$(cat "$TPG/rtpi")
@@ -38,7 +37,7 @@ done
 teardown_target || fail teardown_removed "$ERR"
 rxe_add || { fail link_add "$ERR"; exit 0; }
 
-setup_target || { teardown_target; exit 0; }
+target_up || exit 0
 rtpi1=$(cat "$TPG/rtpi")
 if [ "$rtpi1" = "$rtpi0" ]; then
 	pass rtpi_reused "$rtpi1"

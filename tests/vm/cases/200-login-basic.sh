@@ -6,14 +6,11 @@
 # vmtest-timeout: 180
 
 dmesg_mark
-if ! setup_target; then
-	teardown_target
-	exit 0
-fi
+case_begin --target
 if login; then
 	pass login "$DISK"
 	check read_disk dd if="$DISK" of=/dev/null bs=4k count=256
-	n=$(dmesg_since | grep -c 'Accepted login of')
+	n=$(count_since 'Accepted login of')
 	ours accepted_logged && { [ "$n" -ge 1 ] && pass accepted_logged "$n channel(s)" ||
 		fail accepted_logged "no 'Accepted login' message"; }
 	# ib_srp requests immediate data (offset 68 on these kernels).
@@ -32,14 +29,14 @@ if login; then
 	fi
 	if ! ours channels_released; then
 		:
-	elif wait_for 30 sh -c "[ \$(dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -c 'channel released') -ge $nch ]"; then
+	elif wait_released "$nch" 30; then
 		pass channels_released "$nch"
 	else
-		fail channels_released "$(dmesg_since | grep -c 'channel released') of $nch released"
+		fail channels_released "$(count_since 'channel released') of $nch released"
 	fi
 else
 	fail login "$ERR"
 	dmesg_since | tail -n 20 | while read -r l; do info "$l"; done
 fi
 teardown_target || fail teardown "could not remove the configuration"
-[ "$(module_refcnt)" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt $(module_refcnt)"
+expect_refcnt_zero

@@ -6,24 +6,7 @@
 # (docs/design.md, "Login stages", step 5), checked with /tools/srp_login.
 # vmtest-timeout: 240
 
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
-IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
-IPID=0000000000000000$IID
-
-# srp_login ARGS...: run the userspace initiator, set its key=value output
-srp_login() {
-	unset result reason rsp_flags disconnected max_ti_iu_len req_lim_delta
-	_o=$(/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" "$@" 2>/tmp/srp_login.err)
-	eval "$(echo "$_o" | grep '^[a-z_]*=[0-9a-z]*$')"
-}
-
-count_since() { dmesg_since | grep -c "$1"; }
-
-if ! setup_target; then
-	teardown_target
-	exit 0
-fi
+case_begin --target
 
 for n in 1 2 4; do
 	dmesg_mark
@@ -40,7 +23,7 @@ for n in 1 2 4; do
 		logout_all || fail "logout_$n" "remote port still present"
 		if ! ours "released_$n"; then
 			:
-		elif wait_for 30 sh -c "[ \$(dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -c 'channel released') -ge $n ]"; then
+		elif wait_released "$n" 30; then
 			pass "released_$n"
 		else
 			fail "released_$n" "$(count_since 'channel released') of $n released"
@@ -50,12 +33,11 @@ for n in 1 2 4; do
 	fi
 done
 
-if [ -x /tools/srp_login ]; then
+if have tool srp_login; then
 	dmesg_mark
 	# First channel of a nexus, held open; then a MULTI login keeps it,
 	# then a SINGLE login of the same nexus terminates both.
-	/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" -H 15000 \
-		> /tmp/first.out 2>&1 &
+	srp_tool srp_login -i "$IPID" -H 15000 > /tmp/first.out 2>&1 &
 	FIRST=$!
 	wait_for 30 grep -q '^result=' /tmp/first.out
 	grep -q '^result=accepted' /tmp/first.out && pass first_login ||
@@ -84,8 +66,8 @@ if [ -x /tools/srp_login ]; then
 	# shellcheck disable=SC2154 # reason: eval in srp_login()
 	info "other nexus login: result=$result reason=$reason"
 else
-	skip single_terminated "/tools/srp_login missing"
+	skip single_terminated "$WHY"
 fi
 
 teardown_target || fail teardown "could not remove the configuration"
-[ "$(module_refcnt)" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt $(module_refcnt)"
+expect_refcnt_zero

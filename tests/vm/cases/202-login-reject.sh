@@ -9,17 +9,7 @@
 # REQ_IT_IU_LENGTH_TOO_LARGE. Nothing may stay behind.
 # vmtest-timeout: 300
 
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
-IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
-IPID=0000000000000000$IID
 MAXREQ=$(cat /sys/module/ib_srpt/parameters/srp_max_req_size)
-
-srp_login() {
-	unset result reason rsp_flags disconnected cm_status
-	_o=$(/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" "$@" 2>/tmp/srp_login.err)
-	eval "$(echo "$_o" | grep '^[a-z_]*=[0-9a-zA-Z]*$')"
-}
 
 # expect_rej NAME REASON ARGS...: the tool's login must be rejected with REASON
 expect_rej() {
@@ -63,10 +53,8 @@ expect_srp_rej() {
 	logout_all
 }
 
-if ! [ -x /tools/srp_login ]; then
-	skip all "/tools/srp_login missing"
-	exit 0
-fi
+requires tool srp_login
+case_begin
 
 # 1. No matching ACL (only an unrelated initiator is allowed).
 if setup_target --acl 0x00000000000000000000000000000abc; then
@@ -112,7 +100,7 @@ if [ -n "$TPG" ]; then
 	if login; then pass login_after_rejects; logout_all; else fail login_after_rejects "$ERR"; fi
 fi
 teardown_target || fail teardown_2 "configuration left behind"
-[ "$(module_refcnt)" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt $(module_refcnt)"
+expect_refcnt_zero
 
 # 5. ib_srp's default request (about 8 KiB) above a small srp_max_req_size.
 if srpt_reload srp_max_req_size=996; then

@@ -13,10 +13,7 @@ fi
 
 slab_srpt() { grep '^srpt' /proc/slabinfo 2>/dev/null | awk '{print $1, $2}' | sort; }
 
-if ! setup_target; then
-	teardown_target
-	exit 0
-fi
+case_begin --target
 ref0=$(module_refcnt)
 slab0=$(slab_srpt)
 dmesg_mark
@@ -42,13 +39,13 @@ while [ $i -lt "$CYCLES" ]; do
 	ok=$((ok + 1))
 done
 [ $ok -eq "$CYCLES" ] && pass cycles "$ok login/logout cycles"
-accepted=$(dmesg_since | grep -c 'Accepted login of')
+accepted=$(count_since 'Accepted login of')
 if ! ours all_released; then
 	:
-elif wait_for 60 sh -c "[ \$(dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -c 'channel released') -ge $accepted ]"; then
+elif wait_released "$accepted" 60; then
 	pass all_released "$accepted channels"
 else
-	fail all_released "$(dmesg_since | grep -c 'channel released') of $accepted released"
+	fail all_released "$(count_since 'channel released') of $accepted released"
 fi
 # active_objs is only exact to a few slabs (per-CPU slabs count as full):
 # allow two slabs' worth of objects per cache
@@ -78,5 +75,5 @@ else
 	fail slab_stable "before: $(echo "$slab0" | tr '\n' ' ') after: $(echo "$slab1" | tr '\n' ' ')"
 fi
 teardown_target || fail teardown "could not remove the configuration"
-[ "$(module_refcnt)" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt $(module_refcnt)"
+expect_refcnt_zero
 if srpt_reload; then pass rmmod_reload; else fail rmmod_reload "$ERR"; fi

@@ -6,17 +6,13 @@
 # "TPG enable" and "Device add and remove").
 # vmtest-timeout: 420
 
-released_since() { dmesg_since | grep -c 'channel released'; }
-accepted_since() { dmesg_since | grep -c 'Accepted login of'; }
-wait_released() { # wait_released N SECONDS
-	wait_for "$2" sh -c "[ \$(dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -c 'channel released') -ge $1 ]"
-}
+case_begin
 
 # 1. ACL removal of a logged-in initiator.
 if setup_target; then
 	dmesg_mark
 	if login; then
-		n=$(accepted_since)
+		n=$(count_since 'Accepted login of')
 		rc=0
 		for a in "$TPG"/acls/*; do
 			[ -d "$a" ] || continue
@@ -30,7 +26,7 @@ if setup_target; then
 		elif wait_released "$n" 30; then
 			pass acl_removal_logs_out "$n channel(s) released"
 		else
-			fail acl_removal_logs_out "$(released_since) of $n released"
+			fail acl_removal_logs_out "$(count_since 'channel released') of $n released"
 		fi
 	else
 		fail acl_login "$ERR"
@@ -42,7 +38,7 @@ teardown_target || fail teardown_1 "configuration left behind"
 if setup_target; then
 	dmesg_mark
 	if login; then
-		n=$(accepted_since)
+		n=$(count_since 'Accepted login of')
 		if run_bounded 30 sh -c "echo 0 > $TPG/enable"; then
 			pass disable_bounded
 		else
@@ -53,7 +49,7 @@ if setup_target; then
 		elif wait_released "$n" 30; then
 			pass disable_closes "$n channel(s) released"
 		else
-			fail disable_closes "$(released_since) of $n released"
+			fail disable_closes "$(count_since 'channel released') of $n released"
 		fi
 		if ! ours disable_logged; then
 			:
@@ -86,7 +82,7 @@ if setup_target; then
 fi
 logout_all
 teardown_target || fail teardown_3 "configuration left behind"
-[ "$(module_refcnt)" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt $(module_refcnt)"
+expect_refcnt_zero
 if run_bounded 60 rmmod ib_srpt; then
 	pass rmmod_after_remove
 else

@@ -9,8 +9,7 @@
 # CHANNEL_LIMIT_REACHED.
 # vmtest-timeout: 300
 
-IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
-IPID=0000000000000000$IID
+case_begin
 
 # try_names NAME EXPECT(ok|rej) setup_target-options...
 try_names() {
@@ -45,4 +44,4 @@ try_names gid_dir_plain_port_id ok --port gid --acl "$IPID"
 try_names both_dirs_ip_acl ok --port both --acl "$IP"
 try_names guid_dir_port_id_acl rej --port guid --acl "0x$IPID"
 try_names gid_dir_ip_acl rej --port gid --acl "$IP"
-[ "$(module_refcnt)" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt $(module_refcnt)"
+expect_refcnt_zero

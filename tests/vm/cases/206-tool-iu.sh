@@ -5,24 +5,14 @@
 # immediate data requested and the multichannel MULTI action.
 # vmtest-timeout: 120
 
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
-IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
-IPID=0000000000000000$IID
 Z4=00000000
 TUR=02${Z4}000000 # opcode, sol_not, reserved, buf_fmt, desc counts
 TUR=${TUR}0102030405060708${Z4}${Z4}${Z4}${Z4}${Z4}${Z4}${Z4}${Z4}
 
-if ! [ -x /tools/srp_login ]; then
-	skip all "/tools/srp_login missing"
-	exit 0
-fi
-if ! setup_target; then
-	teardown_target
-	exit 0
-fi
+requires tool srp_login
+case_begin --target
 dmesg_mark
-out=$(/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" -f 0x81 -o 80 -s "$TUR" 2>&1)
+out=$(srp_tool srp_login -i "$IPID" -f 0x81 -o 80 -s "$TUR" 2>&1)
 info "$(echo "$out" | tr '\n' ' ')"
 echo "$out" | grep -q '^result=accepted' && pass login || fail login "$out"
 echo "$out" | grep -q '^rsp_flags=0x82' && pass rsp_flags_multi_imm ||
@@ -37,7 +27,7 @@ else
 fi
 if ! ours released; then
 	:
-elif wait_for 20 sh -c "dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -q 'channel released'"; then
+elif wait_released 1 20; then
 	pass released
 else
 	fail released "channel not released after the tool disconnected"

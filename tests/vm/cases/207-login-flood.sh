@@ -45,15 +45,11 @@
 # scans the rest of the case as usual.
 # vmtest-timeout: 3600
 
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
 BATCH=100
 DMESG_PAT='WARNING:|BUG:|Oops|Call Trace|refcount_t|list_(add|del) corruption|general protection|UBSAN|KASAN|kmemleak|blocked for more than|hung_task|use-after-free|still in use'
 
-if ! [ -x /tools/srp_login_loop ]; then
-	skip all "/tools/srp_login_loop missing"
-	exit 0
-fi
+requires tool srp_login_loop
+case_begin
 
 sunreclaim() { awk '/^SUnreclaim:/ {print $2}' /proc/meminfo; }
 # kmalloc caches: "name active_objs objs_per_slab"
@@ -129,7 +125,7 @@ flood() {
 		fl_b=$((fl_n - fl_done))
 		[ "$fl_b" -le $BATCH ] || fl_b=$BATCH
 		dmesg_mark
-		_o=$(/tools/srp_login_loop -a "$IP" -p "$CM_PORT" -g "$SG" -r -n $fl_b -T 10000 2>&1)
+		_o=$(srp_tool srp_login_loop -r -n $fl_b -T 10000 2>&1)
 		unset logins accepted rejected errors reason first_ms
 		eval "$(echo "$_o" | grep '^[a-z_]*=[0-9a-zA-Z]*$')"
 		# shellcheck disable=SC2154 # accepted, rejected, reason: eval above
@@ -250,4 +246,4 @@ if setup_target --port guid --acl "$IP"; then
 		check_growth accepted "$N2"
 fi
 teardown_target || fail teardown_2 "configuration left behind"
-[ "$(module_refcnt)" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt $(module_refcnt)"
+expect_refcnt_zero

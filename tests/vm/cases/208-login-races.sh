@@ -30,8 +30,6 @@
 #    ACL are toggled.
 # vmtest-timeout: 900
 
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
 P=/sys/module/ib_srpt/parameters
 # The disruption must happen while the login sleeps in the hook. Removing
 # every candidate ACL (acl_rmdir) takes several seconds on the sanitizer
@@ -42,16 +40,14 @@ DELAY_MS=4000
 is_sanitizer && DELAY_MS=10000
 LOGIN_T=$((DELAY_MS * 2 + 12000))
 
-if ! [ -x /tools/srp_login_loop ]; then
-	skip all "/tools/srp_login_loop missing"
-	exit 0
-fi
+requires tool srp_login_loop
+case_begin
 
 # srp_login_bg FILE [options]: one login in the background, output in FILE
 srp_login_bg() {
 	_f=$1
 	shift
-	/tools/srp_login_loop -a "$IP" -p "$CM_PORT" -g "$SG" -T "$LOGIN_T" "$@" > "$_f" 2>&1 &
+	srp_tool srp_login_loop -T "$LOGIN_T" "$@" > "$_f" 2>&1 &
 	BG=$!
 }
 
@@ -65,21 +61,17 @@ not_accepted() {
 }
 
 # hook POINT: arm the delay hook (0 disarms it)
-hook() {
-	echo "$DELAY_MS" > $P/debug_delay_ms
-	echo "$1" > $P/debug_delay_point
-}
+hook() { debug_hook "$1" "$DELAY_MS"; }
 
 # wait_hook: wait until the login sleeps in the hook
-wait_hook() {
-	wait_for 60 sh -c "dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -q 'debug hook [0-9]*: sleeping'"
-}
+hook_slept() { [ "$(count_since 'debug hook [0-9]*: sleeping')" -gt 0 ]; }
+wait_hook() { wait_for 60 hook_slept; }
 
 # released_ok NAME: the channel of the login that slept in the hook (it was
 # linked into its nexus) has been released
 released_ok() {
 	ours "$1" || return 0
-	if wait_for 30 sh -c "dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -q 'channel released'"; then
+	if wait_released 1 30; then
 		pass "$1"
 	else
 		fail "$1" "no 'channel released' after the login"
@@ -87,11 +79,10 @@ released_ok() {
 }
 
 # --- deterministic part ------------------------------------------------------
-if ! [ -e $P/debug_delay_point ]; then
-	skip hooks "not a debug build (make SRPT_DEBUG_HOOKS=y)"
-elif is_ref; then
-	skip hooks "in-kernel driver"
+if ! have hooks || ! have ours; then
+	skip hooks "$WHY"
 else
+	on_exit debug_hook 0 0
 	# Finding 5: the HCA goes away while a connect request handler holds it.
 	mkdir -p "$SRPT" && echo "$CM_PORT" > "$SRPT/discovery_auth/rdma_cm_port"
 	dmesg_mark
@@ -121,7 +112,7 @@ else
 			echo 1 > "${TPG%/*}/tpgt_2/enable"
 		dmesg_mark
 		hook 2
-		srp_login_bg /tmp/race.out -i "0000000000000000$(echo "$GID0" | cut -d: -f5-8 | tr -d :)"
+		srp_login_bg /tmp/race.out -i "$IPID"
 		if ! wait_hook; then
 			fail "linked_$how" "the login never reached the hook"
 			hook 0
@@ -169,7 +160,7 @@ mkdir -p "$SRPT" && echo "$CM_PORT" > "$SRPT/discovery_auth/rdma_cm_port"
 rounds=$(reps 3 1)
 ( while [ ! -e /tmp/race.stop ]; do
 	# short runs: `rdma link delete` waits for this tool to close rxe0
-	/tools/srp_login_loop -a "$IP" -p "$CM_PORT" -g "$SG" -r -n 3 -T 2000 > /dev/null 2>&1
+	srp_tool srp_login_loop -r -n 3 -T 2000 > /dev/null 2>&1
 done ) &
 LOOP=$!
 ok=1
@@ -189,13 +180,12 @@ rm -f /tmp/race.stop
 teardown_target
 
 # Finding 3: login loops while enable, use_srq and the ACLs are toggled.
-IPID=0000000000000000$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
 if setup_target --acl "0x$IPID"; then
 	# one loop asks for a single channel (ends the other loop's channels
 	# during their login), the other for multichannel
 	for f in 0 1; do
 		( while [ ! -e /tmp/race.stop ]; do
-			/tools/srp_login_loop -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" -f $f -n 10 -T 5000 > /dev/null 2>&1
+			srp_tool srp_login_loop -i "$IPID" -f $f -n 10 -T 5000 > /dev/null 2>&1
 		done ) &
 	done
 	t=$(reps 12 4)
@@ -220,4 +210,4 @@ if setup_target --acl "0x$IPID"; then
 	if login; then pass login_after_races; logout_all; else fail login_after_races "$ERR"; fi
 fi
 teardown_target || fail teardown "configuration left behind"
-[ "$(module_refcnt)" = 0 ] && pass refcnt_zero || fail refcnt_zero "refcnt $(module_refcnt)"
+expect_refcnt_zero

@@ -8,18 +8,16 @@
 # checks that fail there are XFAIL with --ref.
 # vmtest-timeout: 240
 
-setup_target || exit 0
+case_begin --target
 T2=${TPG%/tpgt_1}/tpgt_2
 if ! try mkdir "$T2"; then
 	fail mkdir_tpgt_2 "$ERR"
-	teardown_target
 	exit 0
 fi
 cfs_write "$T2/enable" 1 || fail enable_tpgt_2 "$ERR"
 
 if ! login; then
 	fail login "$ERR"
-	teardown_target
 	exit 0
 fi
 pass login "$DISK"

@@ -30,43 +30,29 @@ is_sanitizer && QD1_512=64k
 fio_mixed() {
 	_fn=$1 _dev=$2
 	# shellcheck disable=SC2086
-	if _out=$(fio $FIO_COMMON --filename="$_dev" \
+	_out=$(fio $FIO_COMMON --filename="$_dev" \
 		--name="$_fn-w" --rw=randwrite --bs=64k --iodepth=16 \
 		--offset=0 --size="$(san_size 8m)" \
 		--name="$_fn-r" --rw=randread --bs=4k --iodepth=16 \
-		--offset=32m --size="$(san_size 8m)" --verify=0 --do_verify=0 2>&1); then
-		case $_out in
-		*"verify: bad"* | *"err= "[1-9]*)
-			fail "$_fn" "$(echo "$_out" | grep -m3 -i 'err\|bad')" ;;
-		*) pass "$_fn" "randwrite 64k + randread 4k, qd 16 each" ;;
-		esac
-	else
-		fail "$_fn" "fio failed: $(echo "$_out" | tail -n 4 | tr '\n' ' ')"
-	fi
+		--offset=32m --size="$(san_size 8m)" --verify=0 --do_verify=0 2>&1)
+	fio_verdict "$_fn" $? "$_out" "randwrite 64k + randread 4k, qd 16 each" || true
 }
 
-# config NAME: set up the target (with $1 use_srq value), log in.
+# start_config USE_SRQ: the target (rd_mcp and fileio LUNs) with use_srq
+# USE_SRQ, logged in; LUN0 and LUN1 are the disks.
 start_config() {
-	_use_srq=$1
-	shift
-	setup_target --size 128 --no-enable || return 1
-	add_lun fileio_0 vdisk1 \
-		"fd_dev_name=/tmp/vdisk1.img,fd_dev_size=$((64 * 1048576))" ||
-		return 1
-	if ! cfs_write "$TPG/attrib/use_srq" "$_use_srq"; then
-		fail "use_srq_$_use_srq" "$ERR"
-		return 1
-	fi
-	cfs_write "$TPG/enable" 1 || { fail enable "$ERR"; return 1; }
-	if ! login "$@"; then
-		fail login "$ERR"
-		return 1
-	fi
+	target_up --as "use_srq_$1" --size 128 --attr "use_srq=$1" \
+		--lun fileio_0 vdisk1 "fd_dev_name=/tmp/vdisk1.img,fd_dev_size=$((64 * 1048576))" \
+		--login || return 1
+	# shellcheck disable=SC2086 # the disks: $1, $2
 	set -- $DISKS
 	LUN0=$1 LUN1=$2
 	[ -b "$LUN1" ] || { fail login "second LUN missing ($DISKS)"; return 1; }
 	return 0
 }
+
+case_begin
+# (the teardown: ib_srp with default parameters after configuration C)
 
 # --- A: defaults -----------------------------------------------------------
 if start_config 0; then
@@ -103,4 +89,3 @@ if reload_ib_srp never_register=1 cmd_sg_entries=255 indirect_sg_entries=255 \
 	fio_verify C-fileio-1m-qd32 "$LUN1" write 1m 32 8m
 fi
 teardown_target || fail teardown "config C"
-reload_ib_srp || true

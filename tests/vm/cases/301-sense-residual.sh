@@ -19,14 +19,7 @@ be32() {
 		$(($1 >> 8 & 255)) $(($1 & 255))
 }
 
-if ! setup_target --size 16; then
-	exit 0
-fi
-if ! login; then
-	fail login "$ERR"
-	teardown_target
-	exit 0
-fi
+case_begin --size 16 --login
 SG=$DISK
 BLOCKS=$(cat "/sys/block/${DISK#/dev/}/size")	# rd_mcp: 512-byte blocks
 info "disk $DISK, $BLOCKS blocks of 512 bytes"

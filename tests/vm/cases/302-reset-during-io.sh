@@ -7,14 +7,7 @@
 # second fio run afterwards at QD 32 completes.
 # vmtest-timeout: 300
 
-if ! setup_target --size 64; then
-	exit 0
-fi
-if ! login; then
-	fail login "$ERR"
-	teardown_target
-	exit 0
-fi
+case_begin --size 64 --login
 
 FIO_LOG=/tmp/302-fio.log
 # smaller on the sanitizer kernel (san_size), where I/O is several times slower
@@ -39,11 +32,7 @@ info "$n resets sent while fio ran"
 if wait_for 240 sh -c "! kill -0 $FIO"; then
 	wait $FIO
 	rc=$?
-	if [ $rc = 0 ] && ! grep -q "verify: bad\|err= *[1-9]" "$FIO_LOG"; then
-		pass fio-verify-across-resets "$n resets"
-	else
-		fail fio-verify-across-resets "rc $rc: $(grep -i 'err\|bad' "$FIO_LOG" | head -n 3 | tr '\n' ' ')"
-	fi
+	fio_verdict fio-verify-across-resets "$rc" "$(cat "$FIO_LOG")" "$n resets" || true
 else
 	kill $FIO 2>/dev/null
 	fail fio-verify-across-resets "fio hung after the resets"

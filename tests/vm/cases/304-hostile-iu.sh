@@ -21,10 +21,6 @@
 # only the harmless ones run.
 # vmtest-timeout: 240
 
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
-IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
-IPID=0000000000000000$IID
 TAG=0102030405060708
 Z4=00000000
 LUN0=0000000000000000
@@ -32,10 +28,7 @@ READ10=28000000000000000800000000000000	# 8 blocks at LBA 0
 WRITE10=2a000000000000000800000000000000
 TUR_CDB=00000000000000000000000000000000
 
-if ! [ -x /tools/srp_login ]; then
-	skip all "/tools/srp_login missing"
-	exit 0
-fi
+requires tool srp_login
 
 # cmd FMT OUT IN CDB: the 48-byte SRP_CMD header as hex
 cmd() {
@@ -51,8 +44,7 @@ byte() {
 send() {
 	_sn=$1 _hex=$2
 	shift 2
-	_o=$(/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
-		-f 0x80 -o 80 -T 3000 -s "$_hex" "$@" 2>&1)
+	_o=$(srp_tool srp_login -i "$IPID" -f 0x80 -o 80 -T 3000 -s "$_hex" "$@" 2>&1)
 	REPLY=$(echo "$_o" | sed -n 's/^reply=//p')
 	if ! echo "$_o" | grep -q '^result=accepted'; then
 		fail "$_sn" "login failed: $(echo "$_o" | tr '\n' ' ')"
@@ -77,10 +69,7 @@ expect_check() {
 	fi
 }
 
-if ! setup_target; then
-	teardown_target
-	exit 0
-fi
+case_begin --target
 dmesg_mark
 
 if is_ref; then
@@ -153,7 +142,7 @@ send tur "$(cmd 00 00 00 $TUR_CDB)" &&
 	fi
 
 if ! is_ref; then
-	n=$(dmesg_since | grep -c 'malformed SRP_CMD')
+	n=$(count_since 'malformed SRP_CMD')
 	[ "$n" -gt 0 ] && pass malformed-logged "$n warnings" ||
 		fail malformed-logged "no 'malformed SRP_CMD' warning in the log"
 fi

@@ -20,26 +20,16 @@
 #      RESOURCES (55h/03h) instead of retrying forever.
 # vmtest-timeout: 600
 
-# count_since TEXT: kernel log lines since the last dmesg_mark with TEXT
-count_since() { dmesg_since | grep -c "$1"; }
-
 # start SQ_SIZE [--nullb] [login options]: target with a 128 MiB rd_mcp LUN
 # (and with --nullb an iblock LUN on /dev/nullb0) and the given srp_sq_size,
 # logged in. Sets LUN (the rd_mcp disk) and NULLB (the null_blk disk).
 start() {
-	_sq=$1 _nb=0
+	_sq=$1 _nb=0 _lun=""
 	shift
-	[ "$1" = --nullb ] && { _nb=1; shift; }
-	setup_target --size 128 --no-enable || return 1
-	if [ $_nb = 1 ]; then
-		add_lun iblock_0 nullb udev_path=/dev/nullb0 || return 1
-	fi
-	if ! cfs_write "$TPG/attrib/srp_sq_size" "$_sq"; then
-		fail "srp_sq_size_$_sq" "$ERR"
-		return 1
-	fi
-	cfs_write "$TPG/enable" 1 || { fail enable "$ERR"; return 1; }
-	login "$@" || { fail login "$ERR"; return 1; }
+	[ "$1" = --nullb ] && { _nb=1 _lun="--lun iblock_0 nullb udev_path=/dev/nullb0"; shift; }
+	# shellcheck disable=SC2086 # _lun: words
+	target_up --as "srp_sq_size_$_sq" --size 128 $_lun \
+		--attr "srp_sq_size=$_sq" --login-opts "$*" || return 1
 	LUN=$DISK NULLB=""
 	for _d in $DISKS; do	# rd_mcp: 128 MiB, null_blk: 1 GiB
 		if [ "$(cat "/sys/block/${_d#/dev/}/size")" -gt 262144 ]; then
@@ -62,6 +52,8 @@ max_kb() {
 	echo "$_kb" > "$_q/max_sectors_kb" 2>/dev/null
 	cat "$_q/max_sectors_kb"
 }
+
+case_begin
 
 # --- D: indirect tables from memory registration -----------------------------
 if reload_ib_srp cmd_sg_entries=4 indirect_sg_entries=2048 &&
@@ -115,14 +107,13 @@ teardown_target || fail teardown "config X"
 # the initiator; memory registration turns it into one descriptor.
 # The null_blk LUN completes each request after 20 ms, so that many commands
 # finish together and their responses compete for the send queue.
-rmmod null_blk 2>/dev/null
 qok=0
 if reload_ib_srp indirect_sg_entries=2048; then
-	if try modprobe null_blk nr_devices=1 irqmode=2 \
+	if have module null_blk nr_devices=1 irqmode=2 \
 		completion_nsec=20000000 memory_backed=1 gb=1; then
 		qok=1
 	else
-		fail null_blk "modprobe null_blk: $ERR"
+		fail null_blk "$WHY"
 	fi
 fi
 if [ $qok = 1 ] && start 16 --nullb max_sect=2048; then
@@ -165,5 +156,4 @@ if [ $qok = 1 ] && start 16 --nullb max_sect=2048; then
 	check W-after dd if="$LUN" of=/dev/null bs=64k count=16 iflag=direct
 fi
 teardown_target || fail teardown "config Q"
-rmmod null_blk 2>/dev/null
-reload_ib_srp || true
+# (the teardown unloads null_blk and loads ib_srp with default parameters)

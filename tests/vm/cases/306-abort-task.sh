@@ -24,7 +24,6 @@ scsi_host_of() {
 	echo "/sys/class/scsi_host/$_h"
 }
 
-count_since() { dmesg_since | grep -c "$1"; }
 tmf_logged() { dmesg_since | grep -q 'ABORT_TASK: Sending'; }
 lim_is() { [ "$(cat "$HOST/req_lim")" = "$1" ]; }
 # idle: no request in flight on any of the disks (the partition scan of the
@@ -63,23 +62,12 @@ abort_one() {
 }
 
 modprobe sg 2>/dev/null
-if [ -e /sys/module/null_blk ]; then
-	rmmod null_blk 2>/dev/null
-fi
-if ! try modprobe null_blk nr_devices=1 irqmode=2 completion_nsec=$NULLB_NS gb=1; then
-	skip abort "modprobe null_blk: $ERR"
+if ! have module null_blk nr_devices=1 irqmode=2 completion_nsec=$NULLB_NS gb=1; then
+	skip abort "$WHY"
 	exit 0
 fi
-setup_target --size 16 --no-enable || exit 0
-add_lun iblock_0 slow udev_path=/dev/nullb0
-cfs_write "$TPG/enable" 1 || fail enable "$ERR"
 # The partition scan of the slow LUN takes a few of its 4 s reads.
-if ! login; then
-	fail login "$ERR"
-	teardown_target
-	rmmod null_blk
-	exit 0
-fi
+case_begin --size 16 --lun iblock_0 slow udev_path=/dev/nullb0 --login
 FAST="" SLOW=""
 for d in $DISKS; do
 	# rd_mcp LUN: 16 MiB; null_blk LUN: 1 GiB

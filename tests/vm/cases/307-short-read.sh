@@ -18,22 +18,14 @@
 #  - READ(10) of 1 block with an exact 512-byte descriptor: no residual.
 # vmtest-timeout: 180
 
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
-IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
-IPID=0000000000000000$IID
 
-if ! [ -x /tools/srp_xfer ]; then
-	skip all "/tools/srp_xfer missing"
-	exit 0
-fi
+requires tool srp_xfer
 
 # xfer NAME [srp_xfer options]: one login, the commands, OUT set
 xfer() {
 	_xn=$1
 	shift
-	OUT=$(/tools/srp_xfer -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
-		-T 5000 "$@" 2>&1)
+	OUT=$(srp_tool srp_xfer -i "$IPID" -T 5000 "$@" 2>&1)
 	info "$_xn: $(echo "$OUT" | tr '\n' ' ')"
 	if ! echo "$OUT" | grep -q '^result=accepted'; then
 		fail "$_xn" "login failed: $(echo "$OUT" | tr '\n' ' ')"
@@ -88,10 +80,7 @@ check_short() {
 	fi
 }
 
-if ! setup_target; then
-	teardown_target
-	exit 0
-fi
+case_begin --target
 # leave non-zero data in free pages (a fresh guest's free memory is mostly
 # zero, which would hide what an uninitialised buffer carries). Debian's
 # kernels zero pages on allocation (init_on_alloc=1), so there the bytes

@@ -19,18 +19,11 @@
 # and use_srq outlive the TPG, so each run sets them explicitly.
 # vmtest-timeout: 240
 
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
-IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
-IPID=0000000000000000$IID
 N=32
 DLEN=$((16 << 20))
 PARAM=/sys/module/ib_srpt/parameters/srpt_ch_data_mb
 
-if ! [ -x /tools/srp_xfer ]; then
-	skip all "/tools/srp_xfer missing"
-	exit 0
-fi
+requires tool srp_xfer
 
 # val KEY: value of KEY= in OUT
 val() {
@@ -48,9 +41,8 @@ memfree() {
 SLACK_MB=16
 is_sanitizer && SLACK_MB=64
 hold() {
-	OUT=$(/tools/srp_xfer -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
-		-c 28000000000000000100 -d $DLEN -e 512 -n $N -w 6000 \
-		-T 60000 2>&1)
+	OUT=$(srp_tool srp_xfer -i "$IPID" -c 28000000000000000100 -d $DLEN \
+		-e 512 -n $N -w 6000 -T 60000 2>&1)
 	info "$1: $(echo "$OUT" | grep -v '^rsp_' | tr '\n' ' ')"
 	info "$1: statuses $(echo "$OUT" | sed -n 's/^rsp_[0-9]*=\(..\).*/\1/p' | sort | uniq -c | tr '\n' ' ')"
 	if ! echo "$OUT" | grep -q '^result=accepted'; then
@@ -91,18 +83,13 @@ port_attribs() {
 		cfs_write "$TPG/attrib/srp_sq_size" "$1"
 }
 
-if ! setup_target --no-enable || ! port_attribs 4096 ||
-	! cfs_write "$TPG/enable" 1; then
-	fail setup "$ERR"
-	teardown_target
-	exit 0
-fi
+case_begin --attr use_srq=0 --attr srp_sq_size=4096
 
 # a first short run, so that the measured ones do not run through code
 # the emulator translates for the first time (slow under TCG: the commands
 # would still be arriving when MemFree is sampled)
-/tools/srp_xfer -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
-	-c 28000000000000000100 -d 4096 -n 4 -w 500 >/dev/null 2>&1
+srp_tool srp_xfer -i "$IPID" -c 28000000000000000100 -d 4096 -n 4 -w 500 \
+	>/dev/null 2>&1
 free0=$(memfree)
 hold default 128
 # the memory comes back once the responses are taken: MemFree returns to
@@ -117,11 +104,10 @@ fi
 
 # small-sq: responses that find the send queue full are deferred
 teardown_target || fail teardown "configuration left behind"
-if setup_target --no-enable && port_attribs 16 &&
-	cfs_write "$TPG/enable" 1; then
+if target_up --as small-sq --attr use_srq=0 --attr srp_sq_size=16; then
 	dmesg_mark
 	hold small-sq 128
-	n=$(dmesg_since | grep -c 'IB send queue full, response of tag .* deferred')
+	n=$(count_since 'IB send queue full, response of tag .* deferred')
 	# On a loaded host the commands can arrive so slowly that the
 	# initiator's 6 s without receive buffers is over before the send
 	# queue fills: then nothing was tested, and the run is repeated once
@@ -130,15 +116,13 @@ if setup_target --no-enable && port_attribs 16 &&
 		info "small-sq: no response was deferred; once more"
 		dmesg_mark
 		hold small-sq-retry 128
-		n=$(dmesg_since | grep -c 'IB send queue full, response of tag .* deferred')
+		n=$(count_since 'IB send queue full, response of tag .* deferred')
 	fi
 	if ours small-sq-deferred; then
 		[ "$n" -gt 0 ] &&
 			pass small-sq-deferred "$n responses deferred (rate-limited log lines)" ||
 			fail small-sq-deferred "the send queue never filled up"
 	fi
-else
-	fail small-sq "setup with srp_sq_size=16: $ERR"
 fi
 teardown_target || fail teardown "configuration left behind"
 if setup_target --no-enable && port_attribs 4096; then

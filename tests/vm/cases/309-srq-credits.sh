@@ -15,32 +15,32 @@
 
 SRQ=64
 NHOLD=5
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
-IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
-IPID=0000000000000000$IID
 
-if ! [ -x /tools/srp_login ]; then
-	skip all "/tools/srp_login missing"
-	exit 0
-fi
-if is_ref; then
-	skip all "tests a fix of srpt-dkms"
-	exit 0
-fi
+requires tool srp_login
+requires ours "tests a fix of srpt-dkms"
+case_begin
+# (the teardown stops the holders, then logs out and reloads ib_srpt)
+on_exit stop_holders
+
+pids=""
+stop_holders() {
+	# shellcheck disable=SC2086
+	[ -n "$pids" ] && kill $pids 2>/dev/null
+	for p in $pids; do wait "$p" 2>/dev/null; done
+	pids=""
+	rm -f /tmp/309-hold*
+}
 
 if ! srpt_reload srpt_srq_size=$SRQ; then
 	fail reload "$ERR"
-	srpt_reload
 	exit 0
 fi
-pids=""
-if setup_target --no-enable && cfs_write "$TPG/attrib/use_srq" 1 &&
-   cfs_write "$TPG/enable" 1; then
+if target_up --attr use_srq=1; then
 	dmesg_mark
 	if login queue_size=128; then
 		i=0
 		while [ $i -lt $NHOLD ]; do
+			# (the tool itself, not srp_tool: kill must reach it)
 			/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" \
 				-i "$IPID" -f 1 -T 5000 -H 120000 \
 				> /tmp/309-hold$i 2>&1 &
@@ -68,12 +68,7 @@ if setup_target --no-enable && cfs_write "$TPG/attrib/use_srq" 1 &&
 	else
 		fail login "$ERR"
 	fi
-else
-	fail setup "use_srq=1: $ERR"
 fi
-# shellcheck disable=SC2086
-[ -n "$pids" ] && kill $pids 2>/dev/null
-for p in $pids; do wait "$p" 2>/dev/null; done
-rm -f /tmp/309-hold*
+stop_holders
 logout_all
 srpt_reload || fail reload-default "$ERR"

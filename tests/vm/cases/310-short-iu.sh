@@ -27,10 +27,6 @@
 # unknown opcode uses a credit and gets it back (grant 2).
 # vmtest-timeout: 600
 
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
-IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
-IPID=0000000000000000$IID
 D=d1d1d1d1d1d1d1d1
 S=5151515151515151
 P=a0a0a0a0a0a0a0a0
@@ -44,16 +40,11 @@ ZERO47=$(printf '%094d' 0)
 # cost 60 s per run.
 NOREPLY_MS=300
 
-if ! [ -x /tools/srp_login ]; then
-	skip all "/tools/srp_login missing"
-	exit 0
-fi
-if is_ref; then
-	# The in-kernel driver reads the tag of a short SRP_CMD from stale
-	# bytes (the bug under test) and oopses on some hostile IUs.
-	skip all "the in-kernel driver is not safe against these IUs"
-	exit 0
-fi
+requires tool srp_login
+# The in-kernel driver reads the tag of a short SRP_CMD from stale bytes
+# (the bug under test) and oopses on some hostile IUs.
+requires ours "the in-kernel driver is not safe against these IUs"
+case_begin
 
 # tur TAG: a 48-byte SRP_CMD with TEST UNIT READY
 tur() {
@@ -67,11 +58,6 @@ short() {
 	echo "$_h" | cut -c1-$(($2 * 2))
 }
 
-# released_ge N: at least N channels released since the dmesg mark
-released_ge() {
-	[ "$(dmesg_since | grep -c 'channel released')" -ge "$1" ]
-}
-
 # login_send ARGS...: one login, the IUs in ARGS (srp_login -s/-S/-r/-W);
 # sets OUT (the tool's output) and REPLIES (one reply per line, hex).
 # It first waits until the channels of the NLOGIN earlier accepted logins
@@ -79,11 +65,10 @@ released_ge() {
 # while the channel before it still holds the SRQ's credits (finding 9).
 NLOGIN=0
 login_send() {
-	if [ "$NLOGIN" -gt 0 ] && ! wait_for 30 released_ge "$NLOGIN"; then
+	if [ "$NLOGIN" -gt 0 ] && ! wait_released "$NLOGIN" 30; then
 		info "the channels of $NLOGIN logins were not all released after 30 s"
 	fi
-	OUT=$(/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
-		-T 5000 "$@" 2>&1)
+	OUT=$(srp_tool srp_login -i "$IPID" -T 5000 "$@" 2>&1)
 	REPLIES=$(echo "$OUT" | sed -n 's/^reply=//p' | grep -v '^none$')
 	echo "$OUT" | grep -q '^result=accepted' || return 1
 	NLOGIN=$((NLOGIN + 1))

@@ -13,43 +13,26 @@
 # the kernel initiator must log in and pass a verified fio run.
 # vmtest-timeout: 400
 
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
-IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
-IPID=0000000000000000$IID
 P=a0a0a0a0a0a0a0a0
 TUR="0200000000000000${P}000000000000000000000000000000000000000000000000000000000000000000000000"
 NBAD=12
 
-if ! [ -x /tools/srp_login ]; then
-	skip all "/tools/srp_login missing"
-	exit 0
-fi
-if is_ref; then
-	skip all "tests a fix of srpt-dkms"
-	exit 0
-fi
-
-# released_ge N: at least N channels released since the dmesg mark
-released_ge() {
-	[ "$(dmesg_since | grep -c 'channel released')" -ge "$1" ]
-}
+requires tool srp_login
+requires ours "tests a fix of srpt-dkms"
+case_begin
 
 if ! srpt_reload srpt_srq_size=8; then
 	fail reload "$ERR"
-	srpt_reload
 	exit 0
 fi
-if setup_target --no-enable && cfs_write "$TPG/attrib/use_srq" 1 &&
-   cfs_write "$TPG/enable" 1; then
+if target_up --attr use_srq=1; then
 	dmesg_mark
 	# One login at a time: each channel holds its share of the SRQ's
 	# credits until it is released, and logins are refused when the SRQ
 	# is fully promised (finding 9), so wait for the release.
 	i=0 errs=0
 	while [ $i -lt $NBAD ]; do
-		/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
-			-T 3000 -s "$TUR" -S 9000 -W 1000 2>&1 |
+		srp_tool srp_login -i "$IPID" -T 3000 -s "$TUR" -S 9000 -W 1000 2>&1 |
 			grep -q '^result=accepted' || errs=$((errs + 1))
 		i=$((i + 1))
 		wait_for 30 released_ge $((i - errs)) ||
@@ -58,8 +41,7 @@ if setup_target --no-enable && cfs_write "$TPG/attrib/use_srq" 1 &&
 	[ $errs -eq 0 ] || info "$errs of $NBAD oversized logins not accepted"
 	n=$(dmesg_since | grep -c 'receive failed')
 	info "$n receive completions with an error status logged"
-	out=$(/tools/srp_login -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
-		-T 5000 -s "$TUR" -r 12 -W 3000 2>&1)
+	out=$(srp_tool srp_login -i "$IPID" -T 5000 -s "$TUR" -r 12 -W 3000 2>&1)
 	echo "$out" | grep -q '^result=accepted' ||
 		info "final login: $(echo "$out" | grep '^result=\|^reason=' | tr '\n' ' ')"
 	n=$(echo "$out" | grep -c "^reply=c1")
@@ -73,7 +55,5 @@ if setup_target --no-enable && cfs_write "$TPG/attrib/use_srq" 1 &&
 	else
 		fail srq-after-oversized "$n of 12 TURs answered after $NBAD oversized IUs (SRQ of 8 drained?)"
 	fi
-else
-	fail setup "use_srq=1: $ERR"
 fi
 srpt_reload || fail reload-default "$ERR"

@@ -27,28 +27,18 @@ N=$((2 * RQ))
 # the backend when the initiator disconnects.
 NULLB_NS=4000000000
 
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
-IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
-IPID=0000000000000000$IID
-
-released_since() { dmesg_since | grep -c 'channel released'; }
-
-# variant NAME SRQ srp_login-args...
+# variant NAME SRQ srp_flood-args...
 variant() {
 	_v=$1 _srq=$2
 	shift 2
-	setup_target --size 16 --no-enable || return
-	add_lun iblock_0 slow udev_path=/dev/nullb0 || { teardown_target; return; }
-	if [ "$_srq" = 1 ] && ! cfs_write "$TPG/attrib/use_srq" 1; then
-		fail "$_v-use_srq" "$ERR"
-		teardown_target
-		return
-	fi
-	cfs_write "$TPG/enable" 1 || fail "$_v-enable" "$ERR"
+	# (use_srq is only written for S, the last variant)
+	_a=""
+	[ "$_srq" = 1 ] && _a="--attr use_srq=1"
+	# shellcheck disable=SC2086 # _a: words
+	target_up --as "$_v-setup" --size 16 $_a \
+		--lun iblock_0 slow udev_path=/dev/nullb0 || { teardown_target; return; }
 	dmesg_mark
-	run_bounded 120 /tools/srp_flood -a "$IP" -p "$CM_PORT" -g "$SG" \
-		-i "$IPID" -T 20000 -B $N -L 1 "$@"
+	run_bounded 120 srp_tool srp_flood -i "$IPID" -T 20000 -B $N -L 1 "$@"
 	_out=$ERR
 	info "$_v: $(echo "$_out" | tr '\n' ' ')"
 	if echo "$_out" | grep -q "^blast_sent=$N\$"; then
@@ -58,34 +48,20 @@ variant() {
 	fi
 	if ! ours "$_v-released"; then
 		:
-	elif wait_for 90 sh -c "[ \$(dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -c 'channel released') -ge 1 ]"; then
+	elif wait_released 1 90; then
 		pass "$_v-released"
 	else
 		fail "$_v-released" "channel not released after 90 s: $(dmesg_since | tail -n 5 | tr '\n' ' ')"
 	fi
 	# The target still answers a login (nothing is stuck on the port).
-	run_bounded 60 /tools/srp_flood -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID"
-	_out=$ERR
-	if echo "$_out" | grep -q '^result=accepted'; then
-		pass "$_v-relogin"
-	else
-		fail "$_v-relogin" "$(echo "$_out" | tr '\n' ' ')"
-	fi
+	expect_tool_login "$_v-relogin" srp_flood
 	teardown_target || fail "$_v-teardown" "configuration left behind"
 }
 
-if ! [ -x /tools/srp_flood ]; then
-	skip all "/tools/srp_flood missing"
-	exit 0
-fi
-if [ -e /sys/module/null_blk ]; then
-	rmmod null_blk 2>/dev/null
-fi
-if ! try modprobe null_blk nr_devices=1 irqmode=2 completion_nsec=$NULLB_NS \
-	gb=1 hw_queue_depth=256; then
-	skip all "modprobe null_blk: $ERR"
-	exit 0
-fi
+requires tool srp_flood
+requires module null_blk nr_devices=1 irqmode=2 completion_nsec=$NULLB_NS \
+	gb=1 hw_queue_depth=256
+case_begin
 
 variant R 0
 variant I 0 -W -f 0x80 -o 80

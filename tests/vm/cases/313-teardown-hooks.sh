@@ -40,7 +40,6 @@
 # runner's dmesg check); at the end the module unloads.
 # vmtest-timeout: 420
 
-P=/sys/module/ib_srpt/parameters
 RQ=128			# MAX_SRPT_RQ_SIZE: LIO tags of a channel
 W=3			# IUs left waiting for a tag
 N=$((RQ + W))
@@ -52,32 +51,19 @@ DELAY_MS=8000
 LAT_NS=12000000000
 IO_TIMEOUT_MS=60000
 
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
-IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
-IPID=0000000000000000$IID
-
-hook() { # hook POINT MS
-	echo "$2" > $P/debug_delay_ms
-	echo "$1" > $P/debug_delay_point
-}
-
 # variant NAME SRQ
 variant() {
 	_v=$1 _srq=$2
-	setup_target --size 16 --no-enable || return
-	add_lun iblock_0 slow udev_path=/dev/nullb0 || { teardown_target; return; }
-	if [ "$_srq" = 1 ] && ! cfs_write "$TPG/attrib/use_srq" 1; then
-		fail "$_v-use_srq" "$ERR"
-		teardown_target
-		return
-	fi
-	cfs_write "$TPG/enable" 1 || fail "$_v-enable" "$ERR"
+	# (use_srq is only written for S: R runs with what S left)
+	_a=""
+	[ "$_srq" = 1 ] && _a="--attr use_srq=1"
+	# shellcheck disable=SC2086 # _a: words
+	target_up --as "$_v-setup" --size 16 $_a \
+		--lun iblock_0 slow udev_path=/dev/nullb0 || { teardown_target; return; }
 	dmesg_mark
-	hook 3 $DELAY_MS
+	debug_hook 3 $DELAY_MS
 	_t0=$(date +%s)
-	run_bounded 120 /tools/srp_flood -a "$IP" -p "$CM_PORT" -g "$SG" \
-		-i "$IPID" -T 20000 -B $N -L 1
+	run_bounded 120 srp_tool srp_flood -i "$IPID" -T 20000 -B $N -L 1
 	_out=$ERR
 	info "$_v: flood took $(( $(date +%s) - _t0 )) s: $(echo "$_out" | tr '\n' ' ')"
 	if echo "$_out" | grep -q "^blast_sent=$N\$"; then
@@ -86,50 +72,31 @@ variant() {
 		fail "$_v-blast" "$_out"
 	fi
 	# LAT, W sleeps, margin for the sanitizer kernel
-	if wait_for $((12 + W * DELAY_MS / 1000 + 60)) sh -c "dmesg | sed -n '/VMTEST-MARK $CASE $_MARK\$/,\$p' | grep -q 'channel released'"; then
+	if wait_released 1 $((12 + W * DELAY_MS / 1000 + 60)); then
 		pass "$_v-released" "after $(( $(date +%s) - _t0 )) s"
 	else
 		fail "$_v-released" "channel not released: $(dmesg_since | tail -n 5 | tr '\n' ' ')"
 	fi
-	hook 0 0
-	_n=$(dmesg_since | grep -c 'debug hook 3: sleeping')
+	debug_hook 0 0
+	_n=$(count_since 'debug hook 3: sleeping')
 	if [ "$_n" -ge 1 ]; then
 		pass "$_v-hook" "$_n driver-built responses slept in their send completion"
 	else
 		fail "$_v-hook" "no driver-built response completed: no IU waited for a tag (flood slower than the LUN?)"
 	fi
-	run_bounded 60 /tools/srp_flood -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID"
-	_out=$ERR
-	if echo "$_out" | grep -q '^result=accepted'; then
-		pass "$_v-relogin"
-	else
-		fail "$_v-relogin" "$(echo "$_out" | tr '\n' ' ')"
-	fi
+	expect_tool_login "$_v-relogin" srp_flood
 	teardown_target || fail "$_v-teardown" "configuration left behind"
 }
 
-if ! [ -e $P/debug_delay_point ]; then
-	skip all "not a debug build (make SRPT_DEBUG_HOOKS=y)"
-	exit 0
-fi
-if is_ref; then
-	skip all "in-kernel driver"
-	exit 0
-fi
-if ! [ -x /tools/srp_flood ]; then
-	skip all "/tools/srp_flood missing"
-	exit 0
-fi
-if [ -e /sys/module/null_blk ]; then
-	rmmod null_blk 2>/dev/null
-fi
+requires hooks
+requires ours
+requires tool srp_flood
 # Host-managed zoned (all zones conventional): the kernel does not scan a
 # zoned disk for partitions, which with reads this slow would take minutes.
-if ! try modprobe null_blk nr_devices=1 irqmode=2 completion_nsec=$LAT_NS \
-	gb=1 hw_queue_depth=256 zoned=1 zone_size=256 zone_nr_conv=3; then
-	skip all "modprobe null_blk: $ERR"
-	exit 0
-fi
+requires module null_blk nr_devices=1 irqmode=2 completion_nsec=$LAT_NS \
+	gb=1 hw_queue_depth=256 zoned=1 zone_size=256 zone_nr_conv=3
+case_begin
+on_exit debug_hook 0 0
 if ! cfs_write /sys/block/nullb0/queue/io_timeout $IO_TIMEOUT_MS; then
 	fail io_timeout "$ERR"
 fi

@@ -49,74 +49,40 @@
 # channel released, unload PASS.
 # vmtest-timeout: 420
 
-P=/sys/module/ib_srpt/parameters
 SPARE=2			# SRPT_SQ_SPARE_WRS
 SPIN_MS=2500
 TRIES=5
 
-SG=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)
-SG=${SG#0x}
-IID=$(echo "$GID0" | cut -d: -f5-8 | tr -d :)
-IPID=0000000000000000$IID
+requires hooks
+requires ours
+requires tool srp_xfer
+case_begin --attr use_srq=0 --attr srp_sq_size=16
+on_exit debug_hook 0 0
 
-hook() { # hook POINT MS
-	echo "$2" > $P/debug_delay_ms
-	echo "$1" > $P/debug_delay_point
-}
-
-if ! [ -e $P/debug_delay_point ]; then
-	skip all "not a debug build (make SRPT_DEBUG_HOOKS=y)"
-	exit 0
-fi
-if is_ref; then
-	skip all "in-kernel driver"
-	exit 0
-fi
-if ! [ -x /tools/srp_xfer ]; then
-	skip all "/tools/srp_xfer missing"
-	exit 0
-fi
-
-if ! setup_target --no-enable || ! cfs_write "$TPG/attrib/use_srq" 0 ||
-	! cfs_write "$TPG/attrib/srp_sq_size" 16 ||
-	! cfs_write "$TPG/enable" 1; then
-	fail setup "$ERR"
-	teardown_target
-	exit 0
-fi
-
-released() { dmesg_since | grep -q 'channel released'; }
-
-if ! dyndbg srpt_ch_try_create_qp on; then
-	skip all "no dynamic debug: $ERR"
-	teardown_target
-	exit 0
-fi
+dyndbg srpt_ch_try_create_qp on || { skip all "no dynamic debug: $ERR"; exit 0; }
 dmesg_mark
-run_bounded 60 /tools/srp_xfer -a "$IP" -p "$CM_PORT" -g "$SG" -i "$IPID" \
-	-c 00 -d 0 -n 1
+run_bounded 60 srp_tool srp_xfer -i "$IPID" -c 00 -d 0 -n 1
 mw=$(dmesg_since | sed -n 's/.*max_send_wr \([0-9]*\), rq_size.*/\1/p' | head -n 1)
 dyndbg srpt_ch_try_create_qp off
 if [ -z "$mw" ] || [ "$mw" -le $SPARE ]; then
 	fail setup "no max_send_wr in the log of a login: $ERR"
-	teardown_target
 	exit 0
 fi
 N=$((mw - SPARE))
 info "max_send_wr $mw: $N send WRs for responses"
-wait_for 40 released
+wait_released 1 40
 
 raced=0
 bad=0
 i=1
 while [ $i -le $TRIES ] && [ $raced = 0 ] && [ $bad = 0 ]; do
 	dmesg_mark
-	hook 4 $SPIN_MS
+	debug_hook 4 $SPIN_MS
 	_t0=$(date +%s)
-	run_bounded 90 /tools/srp_xfer -a "$IP" -p "$CM_PORT" -g "$SG" \
-		-i "$IPID" -c 00 -d 0 -n $N -A 500 -W 700 -R 14 -T 15000
+	run_bounded 90 srp_tool srp_xfer -i "$IPID" -c 00 -d 0 -n $N \
+		-A 500 -W 700 -R 14 -T 15000
 	OUT=$ERR
-	hook 0 0
+	debug_hook 0 0
 	info "try $i: $(echo "$OUT" | grep -v '^rsp_' | tr '\n' ' ')"
 	spun=$(dmesg_since | sed -n 's/.*debug hook 4: spun [0-9]* ms, value \(-*[0-9]*\) -> \(-*[0-9]*\)$/\1 \2/p' | head -n 1)
 	info "try $i: send queue room in the wait: ${spun:-hook not reached}"
@@ -129,7 +95,7 @@ while [ $i -le $TRIES ] && [ $raced = 0 ] && [ $bad = 0 ]; do
 	else
 		pass "try$i-tmf" "$(echo "$OUT" | grep -e '^tmf_rsp' -e '^responses' | tr '\n' ' ')"
 	fi
-	if wait_for 40 released; then
+	if wait_released 1 40; then
 		pass "try$i-released" "after $(( $(date +%s) - _t0 )) s"
 	else
 		fail "try$i-released" "channel not released 40 s after the disconnect: $(dmesg_since | tail -n 5 | tr '\n' ' ')"

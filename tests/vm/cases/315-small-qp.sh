@@ -25,20 +25,17 @@ P=/sys/module/ib_srpt/parameters
 QP_WR=8
 ROOM=$((QP_WR - 2))
 
-if ! [ -e $P/debug_max_qp_wr ]; then
-	skip all "not a debug build (make SRPT_DEBUG_HOOKS=y)"
-	exit 0
-fi
-if is_ref; then
-	skip all "in-kernel driver"
-	exit 0
-fi
+requires hooks debug_max_qp_wr
+requires ours
+case_begin
 
 # a 1 MiB SG_IO buffer is 256 separate pages: indirect_sg_entries lets it
 # through the initiator, memory registration makes it one descriptor
 reload_ib_srp indirect_sg_entries=2048 || exit 0
 echo $QP_WR > $P/debug_max_qp_wr
-if setup_target --size 64 && login max_sect=2048; then
+on_exit "echo 0 > $P/debug_max_qp_wr"
+# (the teardown: debug_max_qp_wr 0, target removed, ib_srp defaults)
+if target_up --size 64 --login-opts max_sect=2048; then
 	LUN=$DISK
 	_q=/sys/block/${LUN#/dev/}/queue
 	_kb=$(cat "$_q/max_hw_sectors_kb")
@@ -71,6 +68,3 @@ if setup_target --size 64 && login max_sect=2048; then
 	fi
 	check after dd if="$LUN" of=/dev/null bs=64k count=16 iflag=direct
 fi
-echo 0 > $P/debug_max_qp_wr
-teardown_target || fail teardown "configuration left behind"
-reload_ib_srp || true
