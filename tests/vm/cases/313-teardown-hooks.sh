@@ -54,9 +54,8 @@ IO_TIMEOUT_MS=60000
 # variant NAME SRQ
 variant() {
 	_v=$1 _srq=$2
-	# (use_srq is only written for S: R runs with what S left)
-	_a=""
-	[ "$_srq" = 1 ] && _a="--attr use_srq=1"
+	# use_srq belongs to the HCA port and outlives the TPG: R writes 0
+	_a="--attr use_srq=$_srq"
 	# shellcheck disable=SC2086 # _a: words
 	target_up --as "$_v-setup" --size 16 $_a \
 		--lun iblock_0 slow udev_path=/dev/nullb0 || { teardown_target; return; }
