@@ -40,7 +40,7 @@ enum {
 	DEF_SRPT_SQ_SIZE	= 4096,
 	MAX_SRPT_RQ_SIZE	= 128,
 	MIN_SRPT_SRQ_SIZE	= 4,
-	/* Fewest credits a channel using the SRQ is granted (device.c). */
+	/* Fewest credits a channel using the SRQ is granted (srq.c). */
 	SRPT_MIN_SRQ_GRANT	= 4,
 	DEFAULT_SRPT_SRQ_SIZE	= 4095,
 	MAX_SRPT_SRQ_SIZE	= 65535,
@@ -643,12 +643,17 @@ void srpt_port_set_names(struct srpt_port *sport, const union ib_gid *gid);
 struct srpt_port_id *srpt_port_id_create(const char *name);
 void srpt_port_id_destroy(struct srpt_port_id *port_id);
 
-/* device.c: ib_client add/remove, async events, SRQ */
+/* device.c: ib_client add/remove, async events, the use_srq switch */
 int srpt_add_one(struct ib_device *device);
 void srpt_remove_one(struct ib_device *device, void *client_data);
 int srpt_refresh_port(struct srpt_port *sport);
 int srpt_use_srq(struct srpt_device *sdev, bool use_srq);
+
+/* srq.c: the shared receive queue and its credits */
+int srpt_create_srq(struct srpt_device *sdev);
+int srpt_destroy_srq(struct srpt_device *sdev);
 int srpt_srq_reserve(struct srpt_device *sdev, int want);
+void srpt_srq_unreserve(struct srpt_device *sdev, int credits);
 
 /* configfs.c: the LIO fabric */
 int srpt_fabric_register(void);

@@ -160,8 +160,7 @@ static void srpt_free_ch(struct kref *kref)
 	struct srpt_port *sport = ch->sport;
 
 	/* Before ch_count drops: srpt_use_srq() may then replace the SRQ. */
-	if (ch->srq_credits)
-		atomic_add(ch->srq_credits, &sport->sdev->srq_credits);
+	srpt_srq_unreserve(sport->sdev, ch->srq_credits);
 	if (atomic_dec_and_test(&sport->ch_count))
 		wake_up(&sport->ch_wq);
 	srpt_port_put_ref(sport);
