@@ -383,7 +383,8 @@ enum srpt_command_state {
  * @rw_ctxs: @s_rw_ctx or a kmalloc'd array of @n_rw_ctx entries.
  * @imm_sg: one scatterlist entry over the immediate data.
  * @rdma_cqe: completion of the last RDMA READ WR.
- * @state: enum srpt_command_state; see srpt_set_cmd_state().
+ * @state: enum srpt_command_state; written only through
+ *	   srpt_set_cmd_state() and srpt_test_and_set_cmd_state().
  * @cmd: the LIO command.
  * @n_rdma: send WRs the rw contexts set up so far need (u32: 255
  *	    descriptors may need more than 255 WRs).
@@ -725,9 +726,6 @@ void srpt_put_send_ioctx(struct srpt_send_ioctx *sio);
 int srpt_map_data_in(struct srpt_send_ioctx *sio);
 
 /* rsp.c: data transfer, responses and the LIO command callbacks */
-enum srpt_command_state
-srpt_set_cmd_state(struct srpt_send_ioctx *sio, enum srpt_command_state new);
-void srpt_return_credit(struct srpt_rdma_ch *ch);
 void srpt_local_cmd_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 status,
 			u8 key, u8 asc, u8 ascq);
 void srpt_local_tmf_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 code);

@@ -48,6 +48,7 @@
 #include <scsi/scsi_proto.h>
 
 #include "srpt.h"
+#include "srpt_io.h"
 #include "srpt_iu.h"
 
 /* Data direction of the RDMA transfer (the reverse of the LIO one). */
@@ -135,7 +136,7 @@ static struct srpt_send_ioctx *srpt_get_send_ioctx(struct srpt_rdma_ch *ch)
 	sio = ch->ioctx_ring[tag];
 	WARN_ON_ONCE(sio->ch != ch);
 	WARN_ON_ONCE(sio->recv_ioctx);
-	sio->state = SRPT_STATE_NEW;
+	srpt_set_cmd_state(sio, SRPT_STATE_NEW);
 	sio->recv_ioctx = NULL;
 	sio->rw_ctxs = &sio->s_rw_ctx;
 	sio->n_rdma = 0;
@@ -639,7 +640,7 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 		/* LIO refused the command; it is still ours. */
 		pr_debug("%s: submitting tag %#llx failed: %d\n",
 			 ch->sess_name, cmd->tag, ret);
-		sio->state = SRPT_STATE_NEW;
+		srpt_set_cmd_state(sio, SRPT_STATE_NEW);
 		srpt_local_cmd_rsp(sio, cmd->tag, SAM_STAT_BUSY, 0, 0, 0);
 	}
 	/* an immediate-data command borrows its receive buffer */

@@ -19,6 +19,7 @@
 #include <linux/xarray.h>
 
 #include "srpt.h"
+#include "srpt_io.h"
 
 /**
  * struct srpt_cache_entry - one shared buffer cache.
@@ -281,7 +282,7 @@ struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
 	for (i = 0; i < ring_size; i++) {
 		ring[i]->ch = ch;
 		ring[i]->rw_ctxs = &ring[i]->s_rw_ctx;
-		ring[i]->state = SRPT_STATE_DONE;
+		srpt_set_cmd_state(ring[i], SRPT_STATE_DONE);
 	}
 	return ring;
 }

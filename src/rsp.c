@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rsp.c - the send side of the I/O path: the command state machine, RDMA
- * transfers of write and read data, building and posting SRP responses
- * (including those the driver generates itself for commands LIO never
- * saw), credit accounting, and the LIO fabric callbacks that drive a
- * command from write data to its release (docs/design.md, "I/O path").
+ * rsp.c - the send side of the I/O path: RDMA transfers of write and read
+ * data, building and posting SRP responses (including those the driver
+ * generates itself for commands LIO never saw), credit accounting, and the
+ * LIO fabric callbacks that drive a command from write data to its release
+ * (docs/design.md, "I/O path"). The command state helpers are in
+ * srpt_io.h.
  * Receiving IUs and starting commands is in cmd.c.
  *
  * Contexts: send and RDMA READ completions run on the channel's CQ
@@ -30,51 +31,10 @@
 
 #include "srpt.h"
 #include "srpt_debug.h"
+#include "srpt_io.h"
 #include "srpt_iu.h"
 
 static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc);
-
-/**
- * srpt_set_cmd_state() - set the state of a command.
- * @sio: send context of the command.
- * @new: new state.
- *
- * A command in state DONE stays there.
- *
- * Return: the previous state.
- */
-enum srpt_command_state
-srpt_set_cmd_state(struct srpt_send_ioctx *sio, enum srpt_command_state new)
-{
-	enum srpt_command_state prev = READ_ONCE(sio->state);
-
-	if (prev != SRPT_STATE_DONE)
-		WRITE_ONCE(sio->state, new);
-	return prev;
-}
-
-/**
- * srpt_test_and_set_cmd_state() - change the state if it has a given value.
- * @sio: send context of the command.
- * @old: expected current state (not DONE).
- * @new: new state (not NEW).
- *
- * Return: true if the state was @old and is now @new.
- */
-static bool srpt_test_and_set_cmd_state(struct srpt_send_ioctx *sio,
-					enum srpt_command_state old,
-					enum srpt_command_state new)
-{
-	WARN_ON_ONCE(old == SRPT_STATE_DONE);
-	WARN_ON_ONCE(new == SRPT_STATE_NEW);
-	return cmpxchg(&sio->state, old, new) == old;
-}
-
-/* Add one credit to the next response for an IU that gets none. */
-void srpt_return_credit(struct srpt_rdma_ch *ch)
-{
-	atomic_inc(&ch->req_lim_delta);
-}
 
 /**
  * srpt_get_sq_wrs() - reserve send queue entries.
@@ -168,7 +128,7 @@ static int srpt_send_rsp(struct srpt_send_ioctx *sio, int len,
 	prev = srpt_set_cmd_state(sio, state);
 	ret = ib_post_send(ch->qp, first_wr, NULL);
 	if (ret) {
-		WRITE_ONCE(sio->state, prev);
+		srpt_set_cmd_state(sio, prev);
 		srpt_put_sq_wrs(ch, 1 + sio->n_rdma);
 		pr_info_ratelimited("%s: posting response failed: %d\n",
 				    ch->sess_name, ret);
@@ -239,7 +199,7 @@ static void srpt_drop_rsp(struct srpt_send_ioctx *sio)
 
 	srpt_untake_credits(ch, sio->rsp_delta);
 	srpt_return_credit(ch);
-	sio->state = SRPT_STATE_DONE;
+	srpt_set_cmd_state(sio, SRPT_STATE_DONE);
 	if (sio->local_rsp)
 		srpt_put_send_ioctx(sio);
 	else
@@ -605,7 +565,7 @@ int srpt_write_pending(struct se_cmd *cmd)
 	WARN_ON_ONCE(prev == SRPT_STATE_DONE);
 	ret = ib_post_send(ch->qp, first_wr, NULL);
 	if (ret) {
-		WRITE_ONCE(sio->state, prev);
+		srpt_set_cmd_state(sio, prev);
 		srpt_put_sq_wrs(ch, n);
 		srpt_post_deferred_rsps(ch);
 		pr_err_ratelimited("%s: posting RDMA READ of tag %#llx failed: %d\n",
