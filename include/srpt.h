@@ -703,7 +703,9 @@ void srpt_cache_exit(void);
 struct srpt_recv_ioctx **srpt_alloc_recv_ring(struct srpt_device *sdev,
 					      int ring_size,
 					      struct kmem_cache *buf_cache,
-					      int alignment_offset);
+					      int alignment_offset,
+					      void (*done)(struct ib_cq *cq,
+							   struct ib_wc *wc));
 void srpt_free_recv_ring(struct srpt_device *sdev,
 			 struct srpt_recv_ioctx **ring, int ring_size,
 			 struct kmem_cache *buf_cache);
@@ -716,8 +718,6 @@ void srpt_free_send_ring(struct srpt_rdma_ch *ch,
 
 /* cmd.c: receiving IUs, send contexts and starting commands */
 void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
-int srpt_post_recv(struct srpt_device *sdev, struct srpt_rdma_ch *ch,
-		   struct srpt_recv_ioctx *ioctx);
 void srpt_process_wait_list(struct srpt_rdma_ch *ch);
 void srpt_wait_list_work(struct work_struct *w);
 void srpt_kick_wait_list(struct srpt_rdma_ch *ch);

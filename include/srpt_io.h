@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * srpt_io.h - small helpers of the per-command I/O path, shared by
- * ioctx.c, cmd.c and rsp.c as static inline functions so that splitting
- * the I/O path over three files adds no function call per command.
+ * ioctx.c, cmd.c and rsp.c (and srpt_post_recv() by channel.c and srq.c
+ * for the first posts of a ring) as static inline functions, so that
+ * splitting the I/O path over several files adds no function call per
+ * command.
  *
  * The command state machine lives here: every plain write of
  * srpt_send_ioctx.state goes through srpt_set_cmd_state(), the one
@@ -61,6 +63,58 @@ static inline bool srpt_test_and_set_cmd_state(struct srpt_send_ioctx *sio,
 static inline void srpt_return_credit(struct srpt_rdma_ch *ch)
 {
 	atomic_inc(&ch->req_lim_delta);
+}
+
+/**
+ * srpt_post_recv() - post a receive buffer.
+ * @sdev: HCA.
+ * @ch: channel the buffer belongs to, or NULL for a buffer of the
+ *	device's SRQ that is posted before any channel exists.
+ * @rio: receive context; its completion handler was set when its ring was
+ *	 allocated (srpt_alloc_recv_ring()).
+ *
+ * The buffer goes to the SRQ the channel's QP uses, or to the QP's own
+ * receive queue when it has none. Inline: it is on the per-IU path of
+ * cmd.c and also frees the buffer a command borrowed (ioctx.c).
+ *
+ * Context: any; does not sleep.
+ * Return: 0 or the ib_post_*recv() error.
+ */
+static inline int srpt_post_recv(struct srpt_device *sdev,
+				 struct srpt_rdma_ch *ch,
+				 struct srpt_recv_ioctx *rio)
+{
+	struct ib_recv_wr wr = {};
+	struct ib_sge sge;
+
+	sge.addr = rio->ioctx.dma + rio->ioctx.offset;
+	sge.length = srp_max_req_size;
+	sge.lkey = sdev->lkey;
+	wr.wr_cqe = &rio->ioctx.cqe;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+
+	ib_dma_sync_single_for_device(sdev->device, rio->ioctx.dma,
+				      rio->ioctx.offset + srp_max_req_size,
+				      DMA_FROM_DEVICE);
+	if (ch && !ch->qp->srq)
+		return ib_post_recv(ch->qp, &wr, NULL);
+	if (ch)
+		return ib_post_srq_recv(ch->qp->srq, &wr, NULL);
+	if (WARN_ON_ONCE(!sdev->srq))
+		return -EINVAL;
+	return ib_post_srq_recv(sdev->srq, &wr, NULL);
+}
+
+/* Repost a receive buffer, logging a failure (the QP is then dying). */
+static inline void srpt_repost_recv(struct srpt_rdma_ch *ch,
+				    struct srpt_recv_ioctx *rio)
+{
+	int ret = srpt_post_recv(ch->sport->sdev, ch, rio);
+
+	if (ret)
+		pr_info_ratelimited("%s: reposting receive buffer failed: %d\n",
+				    ch->sess_name, ret);
 }
 
 #endif /* SRPT_IO_H */

@@ -19,6 +19,7 @@
 #include <rdma/ib_cache.h>
 #include "srpt.h"
 #include "srpt_debug.h"
+#include "srpt_io.h"
 #include "srpt_login.h"
 
 static_assert((int)CH_CONNECTING == (int)SRPT_CH_CONNECTING);
@@ -513,7 +514,7 @@ static int srpt_ch_alloc_rings(struct srpt_rdma_ch *ch, bool use_srq)
 		goto fail;
 	ch->req_buf_cache = cache;
 	ch->ioctx_recv_ring = srpt_alloc_recv_ring(sdev, ch->rq_size, cache,
-						   align);
+						   align, srpt_recv_done);
 	if (IS_ERR_OR_NULL(ch->ioctx_recv_ring)) {
 		ch->ioctx_recv_ring = NULL;
 		goto fail;

@@ -68,56 +68,6 @@ static u32 srpt_sq_capacity(const struct srpt_rdma_ch *ch)
 }
 
 /**
- * srpt_post_recv() - post a receive buffer.
- * @sdev: HCA.
- * @ch: channel the buffer belongs to, or NULL for a buffer of the
- *	device's SRQ that is posted before any channel exists.
- * @rio: receive context.
- *
- * The buffer goes to the SRQ the channel's QP uses, or to the QP's own
- * receive queue when it has none.
- *
- * Context: any; does not sleep.
- * Return: 0 or the ib_post_*recv() error.
- */
-int srpt_post_recv(struct srpt_device *sdev, struct srpt_rdma_ch *ch,
-		   struct srpt_recv_ioctx *rio)
-{
-	struct ib_recv_wr wr = {};
-	struct ib_sge sge;
-
-	sge.addr = rio->ioctx.dma + rio->ioctx.offset;
-	sge.length = srp_max_req_size;
-	sge.lkey = sdev->lkey;
-	rio->ioctx.cqe.done = srpt_recv_done;
-	wr.wr_cqe = &rio->ioctx.cqe;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-
-	ib_dma_sync_single_for_device(sdev->device, rio->ioctx.dma,
-				      rio->ioctx.offset + srp_max_req_size,
-				      DMA_FROM_DEVICE);
-	if (ch && !ch->qp->srq)
-		return ib_post_recv(ch->qp, &wr, NULL);
-	if (ch)
-		return ib_post_srq_recv(ch->qp->srq, &wr, NULL);
-	if (WARN_ON_ONCE(!sdev->srq))
-		return -EINVAL;
-	return ib_post_srq_recv(sdev->srq, &wr, NULL);
-}
-
-/* Repost a receive buffer, logging a failure (the QP is then dying). */
-static void srpt_repost_recv(struct srpt_rdma_ch *ch,
-			     struct srpt_recv_ioctx *rio)
-{
-	int ret = srpt_post_recv(ch->sport->sdev, ch, rio);
-
-	if (ret)
-		pr_info_ratelimited("%s: reposting receive buffer failed: %d\n",
-				    ch->sess_name, ret);
-}
-
-/**
  * srpt_get_send_ioctx() - allocate a LIO tag and its send context.
  * @ch: channel.
  *

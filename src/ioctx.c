@@ -210,6 +210,8 @@ unwind:
  *	       @alignment_offset + srp_max_req_size bytes.
  * @alignment_offset: bytes to skip at the start of each buffer so that
  *		      immediate data lands 512-byte aligned.
+ * @done: completion handler of every receive posted from the ring
+ *	  (srpt_recv_done()); set here once, srpt_post_recv() leaves it.
  *
  * Context: process context; may sleep.
  * Return: the ring, or NULL on allocation failure.
@@ -217,7 +219,9 @@ unwind:
 struct srpt_recv_ioctx **srpt_alloc_recv_ring(struct srpt_device *sdev,
 					      int ring_size,
 					      struct kmem_cache *buf_cache,
-					      int alignment_offset)
+					      int alignment_offset,
+					      void (*done)(struct ib_cq *cq,
+							   struct ib_wc *wc))
 {
 	struct srpt_recv_ioctx **ring;
 	int i;
@@ -233,6 +237,7 @@ struct srpt_recv_ioctx **srpt_alloc_recv_ring(struct srpt_device *sdev,
 		return NULL;
 	for (i = 0; i < ring_size; i++) {
 		ring[i]->ioctx.offset = alignment_offset;
+		ring[i]->ioctx.cqe.done = done;
 		INIT_LIST_HEAD(&ring[i]->wait_list);
 	}
 	return ring;

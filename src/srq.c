@@ -17,6 +17,7 @@
 #include <linux/kernel.h>
 
 #include "srpt.h"
+#include "srpt_io.h"
 
 /**
  * srpt_srq_event() - SRQ asynchronous event handler.
@@ -67,7 +68,8 @@ int srpt_create_srq(struct srpt_device *sdev)
 		goto destroy_srq;
 	}
 
-	ring = srpt_alloc_recv_ring(sdev, sdev->srq_size, cache, 0);
+	ring = srpt_alloc_recv_ring(sdev, sdev->srq_size, cache, 0,
+				    srpt_recv_done);
 	if (!ring) {
 		ret = -ENOMEM;
 		goto put_cache;
