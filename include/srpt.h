@@ -62,6 +62,7 @@ enum {
 struct srpt_device;
 struct srpt_port;
 struct srpt_rdma_ch;
+struct srpt_cmd_desc;
 
 /* ---------------------------------------------------------------------- */
 /* Port, port name directories and TPGs                                   */
@@ -696,7 +697,7 @@ void srpt_ch_established(struct srpt_rdma_ch *ch);
 int srpt_disconnect_ch(struct srpt_rdma_ch *ch);
 bool srpt_close_ch(struct srpt_rdma_ch *ch);
 
-/* ioctx.c: I/O context rings and buffer caches */
+/* ioctx.c: I/O context rings, buffer caches, send and RDMA contexts */
 struct kmem_cache *srpt_cache_get(unsigned int object_size);
 void srpt_cache_put(struct kmem_cache *cache);
 void srpt_cache_exit(void);
@@ -715,15 +716,19 @@ struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
 void srpt_free_send_ring(struct srpt_rdma_ch *ch,
 			 struct srpt_send_ioctx **ring, int ring_size,
 			 struct kmem_cache *buf_cache);
+void srpt_put_send_ioctx(struct srpt_send_ioctx *sio);
+int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
+		       const struct srpt_cmd_desc *desc,
+		       struct scatterlist **sg, u32 *sg_cnt);
+void srpt_destroy_rw_ctxs(struct srpt_send_ioctx *sio, u32 n);
+int srpt_map_data_in(struct srpt_send_ioctx *sio);
 
-/* cmd.c: receiving IUs, send contexts and starting commands */
+/* cmd.c: receiving IUs and starting commands */
 void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 void srpt_process_wait_list(struct srpt_rdma_ch *ch);
 void srpt_wait_list_work(struct work_struct *w);
 void srpt_kick_wait_list(struct srpt_rdma_ch *ch);
 void srpt_close_wait_list(struct srpt_rdma_ch *ch);
-void srpt_put_send_ioctx(struct srpt_send_ioctx *sio);
-int srpt_map_data_in(struct srpt_send_ioctx *sio);
 
 /* rsp.c: data transfer, responses and the LIO command callbacks */
 void srpt_local_cmd_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 status,

@@ -117,4 +117,53 @@ static inline void srpt_repost_recv(struct srpt_rdma_ch *ch,
 				    ch->sess_name, ret);
 }
 
+/*
+ * The most send WRs one command may need (ch->sq_wr_max, fixed when the QP
+ * was created). A command needing more could never be posted, and retrying
+ * it through LIO would never end.
+ */
+static inline u32 srpt_sq_capacity(const struct srpt_rdma_ch *ch)
+{
+	return ch->sq_wr_max;
+}
+
+/**
+ * srpt_get_send_ioctx() - allocate a LIO tag and its send context.
+ * @ch: channel.
+ *
+ * Inline: cmd.c calls it for every SRP_CMD and SRP_TSK_MGMT; the context
+ * goes back with srpt_put_send_ioctx() (ioctx.c).
+ *
+ * Return: the reset send context, or NULL if every tag is in use.
+ */
+static inline struct srpt_send_ioctx *
+srpt_get_send_ioctx(struct srpt_rdma_ch *ch)
+{
+	struct se_session *sess = ch->sess;
+	struct srpt_send_ioctx *sio;
+	unsigned int cpu;
+	int tag;
+
+	tag = sbitmap_queue_get(&sess->sess_tag_pool, &cpu);
+	if (tag < 0)
+		return NULL;
+	sio = ch->ioctx_ring[tag];
+	WARN_ON_ONCE(sio->ch != ch);
+	WARN_ON_ONCE(sio->recv_ioctx);
+	srpt_set_cmd_state(sio, SRPT_STATE_NEW);
+	sio->recv_ioctx = NULL;
+	sio->rw_ctxs = &sio->s_rw_ctx;
+	sio->n_rdma = 0;
+	sio->n_rw_ctx = 0;
+	sio->n_rw_mapped = 0;
+	sio->data_charge = 0;
+	sio->queue_status_only = false;
+	sio->local_rsp = false;
+	memset(&sio->cmd, 0, sizeof(sio->cmd));
+	memset(sio->sense_data, 0, sizeof(sio->sense_data));
+	sio->cmd.map_tag = tag;
+	sio->cmd.map_cpu = cpu;
+	return sio;
+}
+
 #endif /* SRPT_IO_H */
