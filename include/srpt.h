@@ -712,7 +712,9 @@ void srpt_free_recv_ring(struct srpt_device *sdev,
 			 struct kmem_cache *buf_cache);
 struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
 					      int ring_size,
-					      struct kmem_cache *buf_cache);
+					      struct kmem_cache *buf_cache,
+					      void (*done)(struct ib_cq *cq,
+							   struct ib_wc *wc));
 void srpt_free_send_ring(struct srpt_rdma_ch *ch,
 			 struct srpt_send_ioctx **ring, int ring_size,
 			 struct kmem_cache *buf_cache);
@@ -723,8 +725,10 @@ int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 void srpt_destroy_rw_ctxs(struct srpt_send_ioctx *sio, u32 n);
 int srpt_map_data_in(struct srpt_send_ioctx *sio);
 
-/* cmd.c: receiving IUs and starting commands */
+/* cmd.c: receiving IUs, starting commands, ending them (their tags free) */
 void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void srpt_release_cmd(struct se_cmd *cmd);
 void srpt_process_wait_list(struct srpt_rdma_ch *ch);
 void srpt_wait_list_work(struct work_struct *w);
 void srpt_kick_wait_list(struct srpt_rdma_ch *ch);
@@ -735,7 +739,6 @@ void srpt_local_cmd_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 status,
 			u8 key, u8 asc, u8 ascq);
 void srpt_local_tmf_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 code);
 int srpt_check_stop_free(struct se_cmd *cmd);
-void srpt_release_cmd(struct se_cmd *cmd);
 int srpt_write_pending(struct se_cmd *cmd);
 int srpt_get_tcm_cmd_state(struct se_cmd *cmd);
 int srpt_queue_data_in(struct se_cmd *cmd);

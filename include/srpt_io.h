@@ -166,4 +166,50 @@ srpt_get_send_ioctx(struct srpt_rdma_ch *ch)
 	return sio;
 }
 
+/**
+ * srpt_get_sq_wrs() - reserve send queue entries.
+ * @ch: channel.
+ * @n: entries wanted.
+ *
+ * Takes @n entries of @ch->sq_wr_avail only if that many are free, with a
+ * compare-and-exchange loop, so the counter never dips below what is
+ * really free, not even for a moment. Whoever finds too little room
+ * therefore knows that it is held by posted WRs, whose completions will
+ * give it back and then look at the list of deferred responses (a
+ * subtract-then-undo reservation could make such a completion's retry of
+ * the list fail only because of a reservation that was about to be
+ * undone). A successful reservation is fully ordered.
+ *
+ * Return: true if the entries are now the caller's.
+ */
+static inline bool srpt_get_sq_wrs(struct srpt_rdma_ch *ch, int n)
+{
+	int avail = atomic_read(&ch->sq_wr_avail);
+
+	do {
+		if (avail < n)
+			return false;
+	} while (!atomic_try_cmpxchg(&ch->sq_wr_avail, &avail, avail - n));
+	return true;
+}
+
+/**
+ * srpt_put_sq_wrs() - give back send queue entries.
+ * @ch: channel.
+ * @n: entries, from a completion or from a post that failed.
+ *
+ * The full barrier orders the new room before the caller's lockless look
+ * at the list of deferred responses (srpt_post_deferred_rsps()); it pairs
+ * with the smp_mb() of srpt_defer_rsp() between adding to the list and
+ * reading the room. Every caller must call srpt_post_deferred_rsps()
+ * afterwards, except srpt_run_rsp_list(), which holds @ch->rsp_lock and
+ * goes on with the list itself.
+ */
+static inline void srpt_put_sq_wrs(struct srpt_rdma_ch *ch, int n)
+{
+	atomic_add(n, &ch->sq_wr_avail);
+	/* the room before the look at the list: see srpt_post_deferred_rsps() */
+	smp_mb__after_atomic();
+}
+
 #endif /* SRPT_IO_H */

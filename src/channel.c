@@ -501,7 +501,8 @@ static int srpt_ch_alloc_rings(struct srpt_rdma_ch *ch, bool use_srq)
 	if (IS_ERR_OR_NULL(cache))
 		return -ENOMEM;
 	ch->rsp_buf_cache = cache;
-	ch->ioctx_ring = srpt_alloc_send_ring(ch, ch->rq_size, cache);
+	ch->ioctx_ring = srpt_alloc_send_ring(ch, ch->rq_size, cache,
+					      srpt_send_done);
 	if (IS_ERR_OR_NULL(ch->ioctx_ring)) {
 		ch->ioctx_ring = NULL;
 		goto fail;

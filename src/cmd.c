@@ -1,10 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd.c - the receive side of the I/O path: receiving information units
- * and dispatching them, the wait list, and handing SCSI commands and task
- * management functions to LIO (docs/design.md, "I/O path"). Send contexts,
- * data buffers and RDMA contexts are in ioctx.c (srpt_io.h for the inline
- * parts); data transfer and responses are in rsp.c.
+ * cmd.c - the ends of a command's life on the I/O path: receiving
+ * information units and dispatching them, the wait list, handing SCSI
+ * commands and task management functions to LIO, and the two places where
+ * a command's tag comes free and waiting IUs may go on: the send
+ * completion of its response (srpt_send_done()) and LIO's release_cmd
+ * (docs/design.md, "I/O path"). Send contexts, data buffers and RDMA
+ * contexts are in ioctx.c (srpt_io.h for the inline parts); data transfer
+ * and responses are in rsp.c.
+ *
+ * Call direction: cmd.c calls rsp.c (driver-built responses, deferred
+ * responses), never the other way. rsp.c gets back to a command only
+ * through the completion handler of the response it posts, srpt_send_done(),
+ * which the channel installs in every send context when it allocates the
+ * ring (srpt_alloc_send_ring()); so the file graph of the I/O path has no
+ * cycle (docs/design.md, "Source files").
  *
  * Contexts: receive, send, RDMA READ and zero-length-write completions of a
  * channel all run on the channel's CQ (IB_POLL_WORKQUEUE), so they are
@@ -48,6 +58,7 @@
 #include <scsi/scsi_proto.h>
 
 #include "srpt.h"
+#include "srpt_debug.h"
 #include "srpt_io.h"
 #include "srpt_iu.h"
 
@@ -569,4 +580,64 @@ void srpt_close_wait_list(struct srpt_rdma_ch *ch)
 		list_del_init(&rio->wait_list);
 		srpt_drop_iu(ch, rio);
 	}
+}
+
+/**
+ * srpt_send_done() - completion of the SEND of a response.
+ * @cq: completion queue.
+ * @wc: work completion.
+ *
+ * Gives back the send queue entries and frees the command.
+ *
+ * Context: CQ context of the channel.
+ */
+void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srpt_rdma_ch *ch = wc->qp->qp_context;
+	struct srpt_send_ioctx *sio =
+		container_of(wc->wr_cqe, struct srpt_send_ioctx, ioctx.cqe);
+	enum srpt_command_state state;
+
+	state = srpt_set_cmd_state(sio, SRPT_STATE_DONE);
+	WARN_ON_ONCE(state != SRPT_STATE_CMD_RSP_SENT &&
+		     state != SRPT_STATE_MGMT_RSP_SENT);
+	srpt_put_sq_wrs(ch, 1 + sio->n_rdma);
+	if (unlikely(wc->status != IB_WC_SUCCESS &&
+		     wc->status != IB_WC_WR_FLUSH_ERR))
+		pr_info_ratelimited("%s: sending response failed: %s\n",
+				    ch->sess_name,
+				    ib_wc_status_msg(wc->status));
+
+	if (sio->local_rsp) {
+		srpt_debug_delay(SRPT_DBG_LOCAL_RSP_DONE);
+		srpt_put_send_ioctx(sio);
+	} else if (state != SRPT_STATE_DONE) {
+		transport_generic_free_cmd(&sio->cmd, 0);
+	} else {
+		pr_err("%s: response completion for tag %#llx came too late\n",
+		       ch->sess_name, sio->cmd.tag);
+	}
+
+	srpt_post_deferred_rsps(ch);
+	srpt_process_wait_list(ch);
+}
+
+/**
+ * srpt_release_cmd() - free a command (LIO callback, last reference).
+ * @cmd: the command.
+ *
+ * The freed tag may be what IUs on the wait list are waiting for. After a
+ * send completion the CQ work processes the list anyway, but a command LIO
+ * aborted has no send completion, so the list is kicked here.
+ */
+void srpt_release_cmd(struct se_cmd *cmd)
+{
+	struct srpt_send_ioctx *sio =
+		container_of(cmd, struct srpt_send_ioctx, cmd);
+	struct srpt_rdma_ch *ch = sio->ch;
+
+	WARN_ON_ONCE(sio->state != SRPT_STATE_DONE &&
+		     !(cmd->transport_state & CMD_T_ABORTED));
+	srpt_put_send_ioctx(sio);
+	srpt_kick_wait_list(ch);
 }

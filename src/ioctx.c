@@ -274,13 +274,17 @@ void srpt_free_recv_ring(struct srpt_device *sdev,
  * @ch: the channel; @ch->sport must be set.
  * @ring_size: number of contexts (the number of LIO tags, rq_size).
  * @buf_cache: cache of the response buffers (ch->max_rsp_size bytes).
+ * @done: completion handler of the SEND of every response posted from a
+ *	  context of the ring (srpt_send_done()); set here once.
  *
  * Context: process context; may sleep.
  * Return: the ring, or NULL on allocation failure.
  */
 struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
 					      int ring_size,
-					      struct kmem_cache *buf_cache)
+					      struct kmem_cache *buf_cache,
+					      void (*done)(struct ib_cq *cq,
+							   struct ib_wc *wc))
 {
 	struct srpt_send_ioctx **ring;
 	int i;
@@ -294,6 +298,7 @@ struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
 		return NULL;
 	for (i = 0; i < ring_size; i++) {
 		ring[i]->ch = ch;
+		ring[i]->ioctx.cqe.done = done;
 		ring[i]->rw_ctxs = &ring[i]->s_rw_ctx;
 		srpt_set_cmd_state(ring[i], SRPT_STATE_DONE);
 	}
