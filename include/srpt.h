@@ -31,6 +31,7 @@
 #include <target/target_core_base.h>
 #include <target/target_core_fabric.h>
 
+#include "srpt_ch_state.h"
 #include "srpt_compat.h"
 #include "srpt_proto.h"
 
@@ -279,23 +280,6 @@ struct srpt_nexus {
 	struct list_head	ch_list;
 	u8			i_port_id[16];
 	u8			t_port_id[16];
-};
-
-/**
- * enum rdma_ch_state - channel state; only ever moves to a higher value.
- * @CH_CONNECTING: login accepted, waiting for the RTU / ESTABLISHED event.
- * @CH_LIVE: RTU received, QP in RTS; IUs are processed.
- * @CH_DISCONNECTING: DREQ sent or received.
- * @CH_DRAINING: QP in error, zero-length write posted to flush the SQ.
- * @CH_DISCONNECTED: every send WR posted before the close write has
- *	completed; release work scheduled (it drains the rest).
- */
-enum rdma_ch_state {
-	CH_CONNECTING,
-	CH_LIVE,
-	CH_DISCONNECTING,
-	CH_DRAINING,
-	CH_DISCONNECTED,
 };
 
 /* ---------------------------------------------------------------------- */

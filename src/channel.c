@@ -22,12 +22,6 @@
 #include "srpt_io.h"
 #include "srpt_login.h"
 
-static_assert((int)CH_CONNECTING == (int)SRPT_CH_CONNECTING);
-static_assert((int)CH_LIVE == (int)SRPT_CH_LIVE);
-static_assert((int)CH_DISCONNECTING == (int)SRPT_CH_DISCONNECTING);
-static_assert((int)CH_DRAINING == (int)SRPT_CH_DRAINING);
-static_assert((int)CH_DISCONNECTED == (int)SRPT_CH_DISCONNECTED);
-
 #define SRPT_WAIT_LOG_INTERVAL	(5 * HZ)
 
 /*
