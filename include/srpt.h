@@ -31,6 +31,7 @@
 #include <target/target_core_base.h>
 #include <target/target_core_fabric.h>
 
+#include "srpt_ch_state.h"
 #include "srpt_compat.h"
 #include "srpt_proto.h"
 
@@ -40,7 +41,7 @@ enum {
 	DEF_SRPT_SQ_SIZE	= 4096,
 	MAX_SRPT_RQ_SIZE	= 128,
 	MIN_SRPT_SRQ_SIZE	= 4,
-	/* Fewest credits a channel using the SRQ is granted (device.c). */
+	/* Fewest credits a channel using the SRQ is granted (srq.c). */
 	SRPT_MIN_SRQ_GRANT	= 4,
 	DEFAULT_SRPT_SRQ_SIZE	= 4095,
 	MAX_SRPT_SRQ_SIZE	= 65535,
@@ -62,6 +63,7 @@ enum {
 struct srpt_device;
 struct srpt_port;
 struct srpt_rdma_ch;
+struct srpt_cmd_desc;
 
 /* ---------------------------------------------------------------------- */
 /* Port, port name directories and TPGs                                   */
@@ -280,23 +282,6 @@ struct srpt_nexus {
 	u8			t_port_id[16];
 };
 
-/**
- * enum rdma_ch_state - channel state; only ever moves to a higher value.
- * @CH_CONNECTING: login accepted, waiting for the RTU / ESTABLISHED event.
- * @CH_LIVE: RTU received, QP in RTS; IUs are processed.
- * @CH_DISCONNECTING: DREQ sent or received.
- * @CH_DRAINING: QP in error, zero-length write posted to flush the SQ.
- * @CH_DISCONNECTED: every send WR posted before the close write has
- *	completed; release work scheduled (it drains the rest).
- */
-enum rdma_ch_state {
-	CH_CONNECTING,
-	CH_LIVE,
-	CH_DISCONNECTING,
-	CH_DRAINING,
-	CH_DISCONNECTED,
-};
-
 /* ---------------------------------------------------------------------- */
 /* I/O contexts                                                           */
 /* ---------------------------------------------------------------------- */
@@ -383,7 +368,8 @@ enum srpt_command_state {
  * @rw_ctxs: @s_rw_ctx or a kmalloc'd array of @n_rw_ctx entries.
  * @imm_sg: one scatterlist entry over the immediate data.
  * @rdma_cqe: completion of the last RDMA READ WR.
- * @state: enum srpt_command_state; see srpt_set_cmd_state().
+ * @state: enum srpt_command_state; written only through
+ *	   srpt_set_cmd_state() and srpt_test_and_set_cmd_state().
  * @cmd: the LIO command.
  * @n_rdma: send WRs the rw contexts set up so far need (u32: 255
  *	    descriptors may need more than 255 WRs).
@@ -643,12 +629,17 @@ void srpt_port_set_names(struct srpt_port *sport, const union ib_gid *gid);
 struct srpt_port_id *srpt_port_id_create(const char *name);
 void srpt_port_id_destroy(struct srpt_port_id *port_id);
 
-/* device.c: ib_client add/remove, async events, SRQ */
+/* device.c: ib_client add/remove, async events, the use_srq switch */
 int srpt_add_one(struct ib_device *device);
 void srpt_remove_one(struct ib_device *device, void *client_data);
 int srpt_refresh_port(struct srpt_port *sport);
 int srpt_use_srq(struct srpt_device *sdev, bool use_srq);
+
+/* srq.c: the shared receive queue and its credits */
+int srpt_create_srq(struct srpt_device *sdev);
+int srpt_destroy_srq(struct srpt_device *sdev);
 int srpt_srq_reserve(struct srpt_device *sdev, int want);
+void srpt_srq_unreserve(struct srpt_device *sdev, int credits);
 
 /* configfs.c: the LIO fabric */
 int srpt_fabric_register(void);
@@ -690,44 +681,48 @@ void srpt_ch_established(struct srpt_rdma_ch *ch);
 int srpt_disconnect_ch(struct srpt_rdma_ch *ch);
 bool srpt_close_ch(struct srpt_rdma_ch *ch);
 
-/* ioctx.c: I/O context rings and buffer caches */
+/* ioctx.c: I/O context rings, buffer caches, send and RDMA contexts */
 struct kmem_cache *srpt_cache_get(unsigned int object_size);
 void srpt_cache_put(struct kmem_cache *cache);
 void srpt_cache_exit(void);
 struct srpt_recv_ioctx **srpt_alloc_recv_ring(struct srpt_device *sdev,
 					      int ring_size,
 					      struct kmem_cache *buf_cache,
-					      int alignment_offset);
+					      int alignment_offset,
+					      void (*done)(struct ib_cq *cq,
+							   struct ib_wc *wc));
 void srpt_free_recv_ring(struct srpt_device *sdev,
 			 struct srpt_recv_ioctx **ring, int ring_size,
 			 struct kmem_cache *buf_cache);
 struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
 					      int ring_size,
-					      struct kmem_cache *buf_cache);
+					      struct kmem_cache *buf_cache,
+					      void (*done)(struct ib_cq *cq,
+							   struct ib_wc *wc));
 void srpt_free_send_ring(struct srpt_rdma_ch *ch,
 			 struct srpt_send_ioctx **ring, int ring_size,
 			 struct kmem_cache *buf_cache);
+void srpt_put_send_ioctx(struct srpt_send_ioctx *sio);
+int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
+		       const struct srpt_cmd_desc *desc,
+		       struct scatterlist **sg, u32 *sg_cnt);
+void srpt_destroy_rw_ctxs(struct srpt_send_ioctx *sio, u32 n);
+int srpt_map_data_in(struct srpt_send_ioctx *sio);
 
-/* cmd.c: receiving IUs, send contexts and starting commands */
+/* cmd.c: receiving IUs, starting commands, ending them (their tags free) */
 void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
-int srpt_post_recv(struct srpt_device *sdev, struct srpt_rdma_ch *ch,
-		   struct srpt_recv_ioctx *ioctx);
+void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void srpt_release_cmd(struct se_cmd *cmd);
 void srpt_process_wait_list(struct srpt_rdma_ch *ch);
 void srpt_wait_list_work(struct work_struct *w);
 void srpt_kick_wait_list(struct srpt_rdma_ch *ch);
 void srpt_close_wait_list(struct srpt_rdma_ch *ch);
-void srpt_put_send_ioctx(struct srpt_send_ioctx *sio);
-int srpt_map_data_in(struct srpt_send_ioctx *sio);
 
 /* rsp.c: data transfer, responses and the LIO command callbacks */
-enum srpt_command_state
-srpt_set_cmd_state(struct srpt_send_ioctx *sio, enum srpt_command_state new);
-void srpt_return_credit(struct srpt_rdma_ch *ch);
 void srpt_local_cmd_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 status,
 			u8 key, u8 asc, u8 ascq);
 void srpt_local_tmf_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 code);
 int srpt_check_stop_free(struct se_cmd *cmd);
-void srpt_release_cmd(struct se_cmd *cmd);
 int srpt_write_pending(struct se_cmd *cmd);
 int srpt_get_tcm_cmd_state(struct se_cmd *cmd);
 int srpt_queue_data_in(struct se_cmd *cmd);

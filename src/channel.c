@@ -19,13 +19,8 @@
 #include <rdma/ib_cache.h>
 #include "srpt.h"
 #include "srpt_debug.h"
+#include "srpt_io.h"
 #include "srpt_login.h"
-
-static_assert((int)CH_CONNECTING == (int)SRPT_CH_CONNECTING);
-static_assert((int)CH_LIVE == (int)SRPT_CH_LIVE);
-static_assert((int)CH_DISCONNECTING == (int)SRPT_CH_DISCONNECTING);
-static_assert((int)CH_DRAINING == (int)SRPT_CH_DRAINING);
-static_assert((int)CH_DISCONNECTED == (int)SRPT_CH_DISCONNECTED);
 
 #define SRPT_WAIT_LOG_INTERVAL	(5 * HZ)
 
@@ -160,8 +155,7 @@ static void srpt_free_ch(struct kref *kref)
 	struct srpt_port *sport = ch->sport;
 
 	/* Before ch_count drops: srpt_use_srq() may then replace the SRQ. */
-	if (ch->srq_credits)
-		atomic_add(ch->srq_credits, &sport->sdev->srq_credits);
+	srpt_srq_unreserve(sport->sdev, ch->srq_credits);
 	if (atomic_dec_and_test(&sport->ch_count))
 		wake_up(&sport->ch_wq);
 	srpt_port_put_ref(sport);
@@ -501,7 +495,8 @@ static int srpt_ch_alloc_rings(struct srpt_rdma_ch *ch, bool use_srq)
 	if (IS_ERR_OR_NULL(cache))
 		return -ENOMEM;
 	ch->rsp_buf_cache = cache;
-	ch->ioctx_ring = srpt_alloc_send_ring(ch, ch->rq_size, cache);
+	ch->ioctx_ring = srpt_alloc_send_ring(ch, ch->rq_size, cache,
+					      srpt_send_done);
 	if (IS_ERR_OR_NULL(ch->ioctx_ring)) {
 		ch->ioctx_ring = NULL;
 		goto fail;
@@ -514,7 +509,7 @@ static int srpt_ch_alloc_rings(struct srpt_rdma_ch *ch, bool use_srq)
 		goto fail;
 	ch->req_buf_cache = cache;
 	ch->ioctx_recv_ring = srpt_alloc_recv_ring(sdev, ch->rq_size, cache,
-						   align);
+						   align, srpt_recv_done);
 	if (IS_ERR_OR_NULL(ch->ioctx_recv_ring)) {
 		ch->ioctx_recv_ring = NULL;
 		goto fail;

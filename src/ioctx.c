@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ioctx.c - I/O context rings and the buffer caches they draw from.
+ * ioctx.c - I/O contexts: the rings of receive and send contexts, the
+ * buffer caches they draw from, and what a send context holds for one
+ * command: its target-side data buffers (charged to the channel's data
+ * budget), the rdma_rw contexts that move them, and the release of all of
+ * it with the LIO tag (srpt_put_send_ioctx()). The per-command helpers
+ * (srpt_get_send_ioctx(), srpt_post_recv(), the command state) are static
+ * inline functions in srpt_io.h.
  *
  * Buffer caches are shared by size: srpt_cache_get() returns the cache
  * named "srpt-<size>" (objects 512-byte aligned) and takes a reference;
@@ -17,8 +23,11 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
+#include <scsi/scsi_proto.h>
 
 #include "srpt.h"
+#include "srpt_io.h"
+#include "srpt_iu.h"
 
 /**
  * struct srpt_cache_entry - one shared buffer cache.
@@ -209,6 +218,8 @@ unwind:
  *	       @alignment_offset + srp_max_req_size bytes.
  * @alignment_offset: bytes to skip at the start of each buffer so that
  *		      immediate data lands 512-byte aligned.
+ * @done: completion handler of every receive posted from the ring
+ *	  (srpt_recv_done()); set here once, srpt_post_recv() leaves it.
  *
  * Context: process context; may sleep.
  * Return: the ring, or NULL on allocation failure.
@@ -216,7 +227,9 @@ unwind:
 struct srpt_recv_ioctx **srpt_alloc_recv_ring(struct srpt_device *sdev,
 					      int ring_size,
 					      struct kmem_cache *buf_cache,
-					      int alignment_offset)
+					      int alignment_offset,
+					      void (*done)(struct ib_cq *cq,
+							   struct ib_wc *wc))
 {
 	struct srpt_recv_ioctx **ring;
 	int i;
@@ -232,6 +245,7 @@ struct srpt_recv_ioctx **srpt_alloc_recv_ring(struct srpt_device *sdev,
 		return NULL;
 	for (i = 0; i < ring_size; i++) {
 		ring[i]->ioctx.offset = alignment_offset;
+		ring[i]->ioctx.cqe.done = done;
 		INIT_LIST_HEAD(&ring[i]->wait_list);
 	}
 	return ring;
@@ -260,13 +274,17 @@ void srpt_free_recv_ring(struct srpt_device *sdev,
  * @ch: the channel; @ch->sport must be set.
  * @ring_size: number of contexts (the number of LIO tags, rq_size).
  * @buf_cache: cache of the response buffers (ch->max_rsp_size bytes).
+ * @done: completion handler of the SEND of every response posted from a
+ *	  context of the ring (srpt_send_done()); set here once.
  *
  * Context: process context; may sleep.
  * Return: the ring, or NULL on allocation failure.
  */
 struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
 					      int ring_size,
-					      struct kmem_cache *buf_cache)
+					      struct kmem_cache *buf_cache,
+					      void (*done)(struct ib_cq *cq,
+							   struct ib_wc *wc))
 {
 	struct srpt_send_ioctx **ring;
 	int i;
@@ -280,8 +298,9 @@ struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
 		return NULL;
 	for (i = 0; i < ring_size; i++) {
 		ring[i]->ch = ch;
+		ring[i]->ioctx.cqe.done = done;
 		ring[i]->rw_ctxs = &ring[i]->s_rw_ctx;
-		ring[i]->state = SRPT_STATE_DONE;
+		srpt_set_cmd_state(ring[i], SRPT_STATE_DONE);
 	}
 	return ring;
 }
@@ -302,4 +321,344 @@ void srpt_free_send_ring(struct srpt_rdma_ch *ch,
 	if (ring)
 		srpt_free_ring(ch->sport->sdev, (void **)ring, ring_size,
 			       buf_cache, DMA_TO_DEVICE);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Send contexts, RDMA contexts and data buffers                          */
+/* ---------------------------------------------------------------------- */
+
+/* Data direction of the RDMA transfer (the reverse of the LIO one). */
+static enum dma_data_direction srpt_rw_dir(enum dma_data_direction dir)
+{
+	return dir == DMA_FROM_DEVICE ? DMA_TO_DEVICE : DMA_FROM_DEVICE;
+}
+
+/**
+ * srpt_unmap_rw_ctxs() - tear down the rw contexts of a command.
+ * @sio: send context.
+ *
+ * The target-side buffers stay allocated; srpt_map_rw_ctxs() may set the
+ * contexts up again.
+ */
+static void srpt_unmap_rw_ctxs(struct srpt_send_ioctx *sio)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	enum dma_data_direction dir = srpt_rw_dir(sio->cmd.data_direction);
+	u32 i;
+
+	for (i = 0; i < sio->n_rw_mapped; i++) {
+		struct srpt_rw_ctx *ctx = &sio->rw_ctxs[i];
+
+		rdma_rw_ctx_destroy(&ctx->rw, ch->qp, ch->sport->port,
+				    ctx->sg, ctx->rw_nents, dir);
+		ctx->rw_nents = 0;
+	}
+	sio->n_rw_mapped = 0;
+	sio->n_rdma = 0;
+}
+
+/* Tear down the rw contexts of @sio and free its first @n buffers. */
+void srpt_destroy_rw_ctxs(struct srpt_send_ioctx *sio, u32 n)
+{
+	u32 i;
+
+	srpt_unmap_rw_ctxs(sio);
+	for (i = 0; i < n; i++) {
+		struct srpt_rw_ctx *ctx = &sio->rw_ctxs[i];
+
+		target_free_sgl(ctx->sg, ctx->nents);
+	}
+	if (sio->rw_ctxs != &sio->s_rw_ctx)
+		kfree(sio->rw_ctxs);
+	sio->rw_ctxs = &sio->s_rw_ctx;
+	sio->n_rw_ctx = 0;
+	atomic64_sub(sio->data_charge, &sio->ch->data_bytes);
+	sio->data_charge = 0;
+}
+
+/**
+ * srpt_charge_data() - reserve buffer space for a command in its channel.
+ * @sio: send context.
+ * @iu: the SRP_CMD.
+ * @desc: its parse result.
+ *
+ * The data buffers of a command are allocated at the length of its
+ * descriptors when it arrives, before LIO has looked at the CDB: LIO takes
+ * a fabric's scatterlist only together with the command. One descriptor
+ * may be 128 MiB (SRPT_MAX_CMD_DATA_LEN) and a channel has up to 128
+ * commands, so without a bound one initiator could make the target pin
+ * 16 GiB per channel with commands that transfer nothing (a READ of one
+ * block with a huge descriptor) and keep it pinned by not taking the
+ * responses. Letting LIO allocate after parsing the CDB would not remove
+ * the need: a WRITE-type control CDB keeps the descriptor length, and a
+ * legitimate READ(16) can ask for as much. So each channel gets a budget,
+ * srpt_ch_data_mb (module parameter, default 128 MiB: room for 128
+ * commands of 1 MiB, while ib_srp by default keeps fewer than 64 commands
+ * of at most 512 KiB in flight). A command that would exceed it while
+ * others hold buffers is answered with TASK SET FULL; the initiator
+ * retries it and lowers its queue depth. A command is always admitted on a
+ * channel that holds nothing, so any command the parser accepts can run.
+ * The charge is the page-rounded size of every descriptor, which is what
+ * target_alloc_sgl() allocates.
+ *
+ * Context: the channel's CQ context (commands of a channel are received
+ *	    one at a time; buffers may be freed concurrently elsewhere).
+ * Return: true if the command may allocate its buffers.
+ */
+static bool srpt_charge_data(struct srpt_send_ioctx *sio, const void *iu,
+			     const struct srpt_cmd_desc *desc)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	u64 budget = (u64)srpt_ch_data_mb << 20;
+	u64 charge = 0, used;
+	u32 i;
+
+	for (i = 0; i < desc->nbufs; i++) {
+		u32 key, len;
+		u64 va;
+
+		srpt_iu_get_desc(iu, desc, i, &va, &key, &len);
+		charge += PAGE_ALIGN((u64)len);
+	}
+	used = atomic64_add_return(charge, &ch->data_bytes);
+	if (used > budget && used != charge) {
+		atomic64_sub(charge, &ch->data_bytes);
+		return false;
+	}
+	sio->data_charge = charge;
+	return true;
+}
+
+/*
+ * Number of leading entries of @sg that hold the first @bytes bytes; the
+ * last of them is shortened to end there. @bytes is at most the length of
+ * the whole list and not zero.
+ */
+static unsigned int srpt_sg_trim(struct scatterlist *sg, unsigned int nents,
+				 u32 bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < nents; i++, sg = sg_next(sg)) {
+		if (sg->length >= bytes) {
+			sg->length = bytes;
+			return i + 1;
+		}
+		bytes -= sg->length;
+	}
+	WARN_ON_ONCE(1);
+	return nents;
+}
+
+/**
+ * srpt_map_rw_ctxs() - set up the RDMA transfer of the data of a command.
+ * @sio: send context whose buffers srpt_alloc_rw_ctxs() allocated.
+ * @limit: bytes to transfer, at most the sum of the descriptor lengths.
+ *
+ * The descriptors are filled in order and only up to @limit bytes: for
+ * data-in @limit is the length LIO produced (se_cmd->data_length when the
+ * response is queued), which is shorter than the descriptors when the CDB
+ * asks for less (target_cmd_size_check() cut data_length and set the
+ * residual) or when the command completed with less data
+ * (target_complete_cmd_with_length()). Nothing past it reaches the
+ * initiator: it was never written by LIO. For data-out @limit is the
+ * whole length, as LIO expects all of the data to arrive.
+ *
+ * Context: process context (rdma_rw_ctx_init() may sleep).
+ * Return: 0 or the negative errno of rdma_rw_ctx_init(); on failure
+ *	   nothing is left set up.
+ */
+static int srpt_map_rw_ctxs(struct srpt_send_ioctx *sio, u32 limit)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	enum dma_data_direction dir = srpt_rw_dir(sio->cmd.data_direction);
+	u32 i;
+	int ret;
+
+	if (WARN_ON_ONCE(sio->n_rw_mapped))
+		return 0;
+	for (i = 0; i < sio->n_rw_ctx && limit; i++) {
+		struct srpt_rw_ctx *ctx = &sio->rw_ctxs[i];
+		u32 bytes = min(limit, ctx->len);
+		unsigned int nents = ctx->nents;
+
+		if (bytes < ctx->len)
+			nents = srpt_sg_trim(ctx->sg, ctx->nents, bytes);
+		ret = rdma_rw_ctx_init(&ctx->rw, ch->qp, ch->sport->port,
+				       ctx->sg, nents, 0, ctx->remote_addr,
+				       ctx->rkey, dir);
+		if (ret < 0) {
+			srpt_unmap_rw_ctxs(sio);
+			return ret;
+		}
+		ctx->rw_nents = nents;
+		sio->n_rdma += ret;
+		sio->n_rw_mapped++;
+		limit -= bytes;
+	}
+	return 0;
+}
+
+/**
+ * srpt_map_data_in() - set up the RDMA WRITEs of the data of a read.
+ * @sio: send context of a data-in command whose response is being queued.
+ *
+ * Only se_cmd->data_length bytes are mapped (see srpt_map_rw_ctxs()). A
+ * response LIO retries after a full send queue keeps what the first try
+ * set up.
+ *
+ * Context: process context (LIO's completion or queue-full work).
+ * Return: 0; a negative errno if the transfer cannot be set up (-ENOSPC:
+ * it needs more send WRs than the send queue holds), and then nothing is
+ * set up.
+ */
+int srpt_map_data_in(struct srpt_send_ioctx *sio)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	int ret;
+
+	if (sio->n_rw_mapped)
+		return 0;
+	ret = srpt_map_rw_ctxs(sio, sio->cmd.data_length);
+	if (ret) {
+		pr_info_ratelimited("%s: no resources for the data of tag %#llx: %d\n",
+				    ch->sess_name, sio->cmd.tag, ret);
+		return ret;
+	}
+	if (1 + sio->n_rdma > srpt_sq_capacity(ch)) {
+		pr_warn_ratelimited("%s: tag %#llx needs %u send WRs, the send queue holds %u\n",
+				    ch->sess_name, sio->cmd.tag, 1 + sio->n_rdma,
+				    srpt_sq_capacity(ch));
+		srpt_unmap_rw_ctxs(sio);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/*
+ * Whether the buffer of a data-in command must be zeroed before LIO sees
+ * it. A READ of the block device fills all of data_length or fails, so its
+ * pages are handed over as they come (they are large and hot). Anything
+ * else that returns data is emulated by LIO or passed through, and some of
+ * those handlers write less than data_length while reporting all of it
+ * (LIO zeroes the buffers it allocates itself for such commands for the
+ * same reason), so their buffers are cleared. The descriptor was checked
+ * against the received length, so the CDB bytes can be read.
+ */
+static bool srpt_zero_data_in(const u8 *cdb)
+{
+	switch (cdb[0]) {
+	case READ_6:
+	case READ_10:
+	case READ_12:
+	case READ_16:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/**
+ * srpt_alloc_rw_ctxs() - allocate the target-side buffers of a command.
+ * @sio: send context; sio->cmd.data_direction must be set.
+ * @iu: the SRP_CMD.
+ * @desc: its parse result, with @desc->nbufs > 0.
+ * @sg: the chained scatterlist of all descriptors, for LIO.
+ * @sg_cnt: number of data entries in @sg.
+ *
+ * One target-side buffer per descriptor, of the descriptor's length. For
+ * data-out the rw contexts are set up here as well (srpt_map_rw_ctxs());
+ * for data-in only when the response is queued, once it is known how many
+ * bytes LIO produced. On failure everything built so far is torn down and
+ * the counters are reset, so the send-queue accounting never sees stale
+ * values. The buffers are charged to the channel first
+ * (srpt_charge_data()).
+ *
+ * Return: 0; -EBUSY if the channel's data budget is exhausted; another
+ * negative errno.
+ */
+int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
+		       const struct srpt_cmd_desc *desc,
+		       struct scatterlist **sg, u32 *sg_cnt)
+{
+	const struct srpt_cmd *srp_cmd = iu;
+	bool data_in = sio->cmd.data_direction == DMA_FROM_DEVICE;
+	bool zero = data_in && srpt_zero_data_in(srp_cmd->cdb);
+	struct scatterlist *prev = NULL;
+	unsigned int prev_nents = 0;
+	u32 i, nbufs = desc->nbufs;
+	int ret = -ENOMEM;
+
+	*sg = NULL;
+	*sg_cnt = 0;
+	if (!srpt_charge_data(sio, iu, desc))
+		return -EBUSY;
+	if (nbufs > 1) {
+		sio->rw_ctxs = kmalloc_array(nbufs, sizeof(*sio->rw_ctxs),
+					     GFP_KERNEL);
+		if (!sio->rw_ctxs) {
+			sio->rw_ctxs = &sio->s_rw_ctx;
+			ret = -ENOMEM;
+			goto unwind;
+		}
+	}
+	for (i = 0; i < nbufs; i++) {
+		struct srpt_rw_ctx *ctx = &sio->rw_ctxs[i];
+		u32 key, len;
+		u64 va;
+
+		srpt_iu_get_desc(iu, desc, i, &va, &key, &len);
+		ret = target_alloc_sgl(&ctx->sg, &ctx->nents, len, zero,
+				       i + 1 < nbufs);
+		if (ret)
+			goto unwind;
+		ctx->rw_nents = 0;
+		ctx->remote_addr = va;
+		ctx->rkey = key;
+		ctx->len = len;
+		sio->n_rw_ctx++;
+		if (prev) {
+			sg_unmark_end(&prev[prev_nents - 1]);
+			sg_chain(prev, prev_nents + 1, ctx->sg);
+		} else {
+			*sg = ctx->sg;
+		}
+		prev = ctx->sg;
+		prev_nents = ctx->nents;
+		*sg_cnt += ctx->nents;
+	}
+	if (!data_in) {
+		ret = srpt_map_rw_ctxs(sio, desc->data_len);
+		if (ret)
+			goto unwind;
+	}
+	return 0;
+
+unwind:
+	srpt_destroy_rw_ctxs(sio, sio->n_rw_ctx);
+	*sg = NULL;
+	*sg_cnt = 0;
+	return ret < 0 ? ret : -ENOMEM;
+}
+
+/**
+ * srpt_put_send_ioctx() - release what a command holds and free its tag.
+ * @sio: send context.
+ *
+ * Reposts a receive buffer lent for immediate data, frees the rw contexts
+ * and returns the tag to the session's pool.
+ */
+void srpt_put_send_ioctx(struct srpt_send_ioctx *sio)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	struct srpt_recv_ioctx *rio = sio->recv_ioctx;
+
+	if (rio) {
+		sio->recv_ioctx = NULL;
+		WARN_ON_ONCE(!list_empty(&rio->wait_list));
+		srpt_repost_recv(ch, rio);
+	}
+	if (sio->n_rw_ctx || sio->data_charge)
+		srpt_destroy_rw_ctxs(sio, sio->n_rw_ctx);
+	target_free_tag(ch->sess, &sio->cmd);
 }

@@ -2,8 +2,9 @@
 /*
  * login.c - pure SRP login logic shared by the IB CM and RDMA CM paths.
  *
- * Parses login requests from CM private data, validates them, builds the
- * login response and reject IUs and maps CM events to channel actions.
+ * Parses login requests from CM private data, validates them and builds
+ * the login response and reject IUs. The channel state rules and the CM
+ * event table are in ch_state.c.
  * Built into the module and, with -DSRPT_USERSPACE, into the unit test
  * tests/unit/test_login.c.
  */
@@ -205,94 +206,5 @@ const char *srpt_login_rej_str(u32 reason)
 		return "channel limit reached";
 	default:
 		return "unknown";
-	}
-}
-
-/**
- * srpt_ch_state_may_advance() - whether a channel may enter a state.
- * @cur: current state (SRPT_CH_*).
- * @next: requested state.
- *
- * Channel states only ever increase.
- *
- * Return: true if @next is greater than @cur.
- */
-bool srpt_ch_state_may_advance(int cur, int next)
-{
-	return next > cur;
-}
-
-/**
- * srpt_cm_event_action() - map a CM event to what must happen to a channel.
- * @ev: the event.
- * @have_ch: whether the cm_id has a channel (false before login completes
- *	     or after a failed login).
- * @ch_state: current channel state (SRPT_CH_*), ignored without a channel.
- *
- * A REJ, a connection error or the disconnect of a channel that is still
- * connecting close the channel, so that no channel is left behind when the
- * peer gives up after the REP.
- *
- * Return: the action to take.
- */
-enum srpt_cm_act srpt_cm_event_action(enum srpt_cm_ev ev, bool have_ch,
-				      int ch_state)
-{
-	if (ev == SRPT_CM_EV_REQ)
-		return SRPT_CM_ACT_LOGIN;
-	if (!have_ch) {
-		switch (ev) {
-		case SRPT_CM_EV_IGNORE:
-			return SRPT_CM_ACT_NONE;
-		case SRPT_CM_EV_OTHER:
-			return SRPT_CM_ACT_UNEXPECTED;
-		default:
-			return SRPT_CM_ACT_LOG;
-		}
-	}
-	switch (ev) {
-	case SRPT_CM_EV_ESTABLISHED:
-		return SRPT_CM_ACT_RTU;
-	case SRPT_CM_EV_DREQ:
-		return SRPT_CM_ACT_DISCONNECT;
-	case SRPT_CM_EV_DISCONNECTED:
-		if (ch_state < SRPT_CH_DISCONNECTING)
-			return SRPT_CM_ACT_DISCONNECT_CLOSE;
-		return SRPT_CM_ACT_CLOSE;
-	case SRPT_CM_EV_REJ:
-	case SRPT_CM_EV_DREP:
-	case SRPT_CM_EV_TIMEWAIT_EXIT:
-	case SRPT_CM_EV_CONN_ERROR:
-		return SRPT_CM_ACT_CLOSE;
-	case SRPT_CM_EV_INFO:
-		return SRPT_CM_ACT_LOG;
-	case SRPT_CM_EV_IGNORE:
-		return SRPT_CM_ACT_NONE;
-	default:
-		return SRPT_CM_ACT_UNEXPECTED;
-	}
-}
-
-/**
- * srpt_ch_state_name() - name of a channel state for log messages.
- * @state: SRPT_CH_* value.
- *
- * Return: a static string.
- */
-const char *srpt_ch_state_name(int state)
-{
-	switch (state) {
-	case SRPT_CH_CONNECTING:
-		return "connecting";
-	case SRPT_CH_LIVE:
-		return "live";
-	case SRPT_CH_DISCONNECTING:
-		return "disconnecting";
-	case SRPT_CH_DRAINING:
-		return "draining";
-	case SRPT_CH_DISCONNECTED:
-		return "disconnected";
-	default:
-		return "???";
 	}
 }

@@ -32,7 +32,7 @@ MODULE_PARM_DESC(srpt_srq_size,
 
 /*
  * Per-channel budget of target-side data buffers, in MiB (see
- * srpt_charge_data() in cmd.c). Not a parameter of the in-kernel driver.
+ * srpt_charge_data() in ioctx.c). Not a parameter of the in-kernel driver.
  */
 unsigned int srpt_ch_data_mb = DEFAULT_SRPT_CH_DATA_MB;
 

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rsp.c - the send side of the I/O path: the command state machine, RDMA
- * transfers of write and read data, building and posting SRP responses
- * (including those the driver generates itself for commands LIO never
- * saw), credit accounting, and the LIO fabric callbacks that drive a
- * command from write data to its release (docs/design.md, "I/O path").
- * Receiving IUs and starting commands is in cmd.c.
+ * rsp.c - the send side of the I/O path: RDMA transfers of write and read
+ * data, building and posting SRP responses (including those the driver
+ * generates itself for commands LIO never saw), credit accounting, and the
+ * LIO fabric callbacks from write data to the response (docs/design.md,
+ * "I/O path"). The command state helpers and send queue accounting are in
+ * srpt_io.h. Receiving IUs, starting commands, the send completion and
+ * release_cmd are in cmd.c, which calls this file and is never called by
+ * it (the send completion is reached through the handler the send ring
+ * was allocated with).
  *
  * Contexts: send and RDMA READ completions run on the channel's CQ
  * (IB_POLL_WORKQUEUE), serialized with its receive completions. LIO
@@ -30,97 +33,8 @@
 
 #include "srpt.h"
 #include "srpt_debug.h"
+#include "srpt_io.h"
 #include "srpt_iu.h"
-
-static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc);
-
-/**
- * srpt_set_cmd_state() - set the state of a command.
- * @sio: send context of the command.
- * @new: new state.
- *
- * A command in state DONE stays there.
- *
- * Return: the previous state.
- */
-enum srpt_command_state
-srpt_set_cmd_state(struct srpt_send_ioctx *sio, enum srpt_command_state new)
-{
-	enum srpt_command_state prev = READ_ONCE(sio->state);
-
-	if (prev != SRPT_STATE_DONE)
-		WRITE_ONCE(sio->state, new);
-	return prev;
-}
-
-/**
- * srpt_test_and_set_cmd_state() - change the state if it has a given value.
- * @sio: send context of the command.
- * @old: expected current state (not DONE).
- * @new: new state (not NEW).
- *
- * Return: true if the state was @old and is now @new.
- */
-static bool srpt_test_and_set_cmd_state(struct srpt_send_ioctx *sio,
-					enum srpt_command_state old,
-					enum srpt_command_state new)
-{
-	WARN_ON_ONCE(old == SRPT_STATE_DONE);
-	WARN_ON_ONCE(new == SRPT_STATE_NEW);
-	return cmpxchg(&sio->state, old, new) == old;
-}
-
-/* Add one credit to the next response for an IU that gets none. */
-void srpt_return_credit(struct srpt_rdma_ch *ch)
-{
-	atomic_inc(&ch->req_lim_delta);
-}
-
-/**
- * srpt_get_sq_wrs() - reserve send queue entries.
- * @ch: channel.
- * @n: entries wanted.
- *
- * Takes @n entries of @ch->sq_wr_avail only if that many are free, with a
- * compare-and-exchange loop, so the counter never dips below what is
- * really free, not even for a moment. Whoever finds too little room
- * therefore knows that it is held by posted WRs, whose completions will
- * give it back and then look at the list of deferred responses (a
- * subtract-then-undo reservation could make such a completion's retry of
- * the list fail only because of a reservation that was about to be
- * undone). A successful reservation is fully ordered.
- *
- * Return: true if the entries are now the caller's.
- */
-static bool srpt_get_sq_wrs(struct srpt_rdma_ch *ch, int n)
-{
-	int avail = atomic_read(&ch->sq_wr_avail);
-
-	do {
-		if (avail < n)
-			return false;
-	} while (!atomic_try_cmpxchg(&ch->sq_wr_avail, &avail, avail - n));
-	return true;
-}
-
-/**
- * srpt_put_sq_wrs() - give back send queue entries.
- * @ch: channel.
- * @n: entries, from a completion or from a post that failed.
- *
- * The full barrier orders the new room before the caller's lockless look
- * at the list of deferred responses (srpt_post_deferred_rsps()); it pairs
- * with the smp_mb() of srpt_defer_rsp() between adding to the list and
- * reading the room. Every caller must call srpt_post_deferred_rsps()
- * afterwards, except srpt_run_rsp_list(), which holds @ch->rsp_lock and
- * goes on with the list itself.
- */
-static void srpt_put_sq_wrs(struct srpt_rdma_ch *ch, int n)
-{
-	atomic_add(n, &ch->sq_wr_avail);
-	/* the room before the look at the list: see srpt_post_deferred_rsps() */
-	smp_mb__after_atomic();
-}
 
 /**
  * srpt_send_rsp() - post a response whose send queue room is reserved.
@@ -157,7 +71,6 @@ static int srpt_send_rsp(struct srpt_send_ioctx *sio, int len,
 	sge.addr = sio->ioctx.dma;
 	sge.length = len;
 	sge.lkey = sdev->lkey;
-	sio->ioctx.cqe.done = srpt_send_done;
 	send_wr.wr_cqe = &sio->ioctx.cqe;
 	send_wr.sg_list = &sge;
 	send_wr.num_sge = 1;
@@ -168,7 +81,7 @@ static int srpt_send_rsp(struct srpt_send_ioctx *sio, int len,
 	prev = srpt_set_cmd_state(sio, state);
 	ret = ib_post_send(ch->qp, first_wr, NULL);
 	if (ret) {
-		WRITE_ONCE(sio->state, prev);
+		srpt_set_cmd_state(sio, prev);
 		srpt_put_sq_wrs(ch, 1 + sio->n_rdma);
 		pr_info_ratelimited("%s: posting response failed: %d\n",
 				    ch->sess_name, ret);
@@ -239,7 +152,7 @@ static void srpt_drop_rsp(struct srpt_send_ioctx *sio)
 
 	srpt_untake_credits(ch, sio->rsp_delta);
 	srpt_return_credit(ch);
-	sio->state = SRPT_STATE_DONE;
+	srpt_set_cmd_state(sio, SRPT_STATE_DONE);
 	if (sio->local_rsp)
 		srpt_put_send_ioctx(sio);
 	else
@@ -476,46 +389,6 @@ void srpt_local_tmf_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 code)
 }
 
 /**
- * srpt_send_done() - completion of the SEND of a response.
- * @cq: completion queue.
- * @wc: work completion.
- *
- * Gives back the send queue entries and frees the command.
- *
- * Context: CQ context of the channel.
- */
-static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct srpt_rdma_ch *ch = wc->qp->qp_context;
-	struct srpt_send_ioctx *sio =
-		container_of(wc->wr_cqe, struct srpt_send_ioctx, ioctx.cqe);
-	enum srpt_command_state state;
-
-	state = srpt_set_cmd_state(sio, SRPT_STATE_DONE);
-	WARN_ON_ONCE(state != SRPT_STATE_CMD_RSP_SENT &&
-		     state != SRPT_STATE_MGMT_RSP_SENT);
-	srpt_put_sq_wrs(ch, 1 + sio->n_rdma);
-	if (unlikely(wc->status != IB_WC_SUCCESS &&
-		     wc->status != IB_WC_WR_FLUSH_ERR))
-		pr_info_ratelimited("%s: sending response failed: %s\n",
-				    ch->sess_name,
-				    ib_wc_status_msg(wc->status));
-
-	if (sio->local_rsp) {
-		srpt_debug_delay(SRPT_DBG_LOCAL_RSP_DONE);
-		srpt_put_send_ioctx(sio);
-	} else if (state != SRPT_STATE_DONE) {
-		transport_generic_free_cmd(&sio->cmd, 0);
-	} else {
-		pr_err("%s: response completion for tag %#llx came too late\n",
-		       ch->sess_name, sio->cmd.tag);
-	}
-
-	srpt_post_deferred_rsps(ch);
-	srpt_process_wait_list(ch);
-}
-
-/**
  * srpt_abort_cmd() - fail a command whose write data could not be fetched.
  * @sio: send context.
  */
@@ -605,7 +478,7 @@ int srpt_write_pending(struct se_cmd *cmd)
 	WARN_ON_ONCE(prev == SRPT_STATE_DONE);
 	ret = ib_post_send(ch->qp, first_wr, NULL);
 	if (ret) {
-		WRITE_ONCE(sio->state, prev);
+		srpt_set_cmd_state(sio, prev);
 		srpt_put_sq_wrs(ch, n);
 		srpt_post_deferred_rsps(ch);
 		pr_err_ratelimited("%s: posting RDMA READ of tag %#llx failed: %d\n",
@@ -830,26 +703,6 @@ void srpt_aborted_task(struct se_cmd *cmd)
 int srpt_check_stop_free(struct se_cmd *cmd)
 {
 	return target_put_sess_cmd(cmd);
-}
-
-/**
- * srpt_release_cmd() - free a command (LIO callback, last reference).
- * @cmd: the command.
- *
- * The freed tag may be what IUs on the wait list are waiting for. After a
- * send completion the CQ work processes the list anyway, but a command LIO
- * aborted has no send completion, so the list is kicked here.
- */
-void srpt_release_cmd(struct se_cmd *cmd)
-{
-	struct srpt_send_ioctx *sio =
-		container_of(cmd, struct srpt_send_ioctx, cmd);
-	struct srpt_rdma_ch *ch = sio->ch;
-
-	WARN_ON_ONCE(sio->state != SRPT_STATE_DONE &&
-		     !(cmd->transport_state & CMD_T_ABORTED));
-	srpt_put_send_ioctx(sio);
-	srpt_kick_wait_list(ch);
 }
 
 /**

@@ -2,10 +2,9 @@
 /*
  * test_login.c - unit tests of src/login.c: login request conversion from
  * IB CM and RDMA CM private data, validation order and reject reasons,
- * immediate data negotiation, response/reject layout, channel state rules
- * and the CM event to channel action table (docs/design.md, "Login
- * stages", "CM events" and "Channel state machine"). IB CM cannot run on
- * Soft-RoCE, so its event handling is covered here.
+ * immediate data negotiation and response/reject layout (docs/design.md,
+ * "Login stages"). The channel state rules and the CM event table are
+ * tested by test_ch_state.c.
  */
 #include "srpt_login.h"
 #include "unit.h"
@@ -262,114 +261,6 @@ static void test_build(void)
 	CHECK_STR_EQ(srpt_login_rej_str(0x1234), "unknown");
 }
 
-static void test_states(void)
-{
-	int a, b;
-	int bad = 0;
-
-	for (a = SRPT_CH_CONNECTING; a <= SRPT_CH_DISCONNECTED; a++) {
-		for (b = SRPT_CH_CONNECTING; b <= SRPT_CH_DISCONNECTED; b++) {
-			bool up = b > a;
-
-			if (srpt_ch_state_may_advance(a, b) != up)
-				bad++;
-		}
-	}
-	CHECK_EQ(bad, 0);
-	/* skipping states is allowed (reject: CONNECTING -> DRAINING) */
-	CHECK(srpt_ch_state_may_advance(SRPT_CH_CONNECTING, SRPT_CH_DRAINING));
-	CHECK(!srpt_ch_state_may_advance(SRPT_CH_DRAINING, SRPT_CH_LIVE));
-	CHECK(!srpt_ch_state_may_advance(SRPT_CH_LIVE, SRPT_CH_LIVE));
-	CHECK_STR_EQ(srpt_ch_state_name(SRPT_CH_DRAINING), "draining");
-	CHECK_STR_EQ(srpt_ch_state_name(SRPT_CH_DISCONNECTED), "disconnected");
-	CHECK_STR_EQ(srpt_ch_state_name(42), "???");
-}
-
-/* IB CM: REQ, RTU, DREQ, DREP, TimeWait, REJ and errors. */
-static void test_cm_events(void)
-{
-	/* REQ always logs in, with or without a context */
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_REQ, false, 0),
-		 SRPT_CM_ACT_LOGIN);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_ESTABLISHED, true,
-				      SRPT_CH_CONNECTING), SRPT_CM_ACT_RTU);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_DREQ, true, SRPT_CH_LIVE),
-		 SRPT_CM_ACT_DISCONNECT);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_DREQ, true,
-				      SRPT_CH_CONNECTING),
-		 SRPT_CM_ACT_DISCONNECT);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_DREP, true,
-				      SRPT_CH_DISCONNECTING),
-		 SRPT_CM_ACT_CLOSE);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_TIMEWAIT_EXIT, true,
-				      SRPT_CH_DISCONNECTING),
-		 SRPT_CM_ACT_CLOSE);
-	/* a REJ or REP timeout after our REP must not leak the channel */
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_REJ, true,
-				      SRPT_CH_CONNECTING), SRPT_CM_ACT_CLOSE);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_CONN_ERROR, true,
-				      SRPT_CH_CONNECTING), SRPT_CM_ACT_CLOSE);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_INFO, true, SRPT_CH_LIVE),
-		 SRPT_CM_ACT_LOG);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_OTHER, true, SRPT_CH_LIVE),
-		 SRPT_CM_ACT_UNEXPECTED);
-	/* RDMA CM DISCONNECTED */
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_DISCONNECTED, true,
-				      SRPT_CH_LIVE),
-		 SRPT_CM_ACT_DISCONNECT_CLOSE);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_DISCONNECTED, true,
-				      SRPT_CH_CONNECTING),
-		 SRPT_CM_ACT_DISCONNECT_CLOSE);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_DISCONNECTED, true,
-				      SRPT_CH_DISCONNECTING),
-		 SRPT_CM_ACT_CLOSE);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_IGNORE, true, SRPT_CH_LIVE),
-		 SRPT_CM_ACT_NONE);
-	/* without a channel nothing is touched */
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_DREQ, false, 0),
-		 SRPT_CM_ACT_LOG);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_ESTABLISHED, false, 0),
-		 SRPT_CM_ACT_LOG);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_TIMEWAIT_EXIT, false, 0),
-		 SRPT_CM_ACT_LOG);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_IGNORE, false, 0),
-		 SRPT_CM_ACT_NONE);
-	CHECK_EQ(srpt_cm_event_action(SRPT_CM_EV_OTHER, false, 0),
-		 SRPT_CM_ACT_UNEXPECTED);
-}
-
-/*
- * A full IB CM connection through the action table and the state rules:
- * REQ -> RTU -> DREQ received -> TimeWait exit.
- */
-static void test_cm_sequence(void)
-{
-	int st = SRPT_CH_CONNECTING;
-	enum srpt_cm_act act;
-
-	act = srpt_cm_event_action(SRPT_CM_EV_ESTABLISHED, true, st);
-	CHECK_EQ(act, SRPT_CM_ACT_RTU);
-	CHECK(srpt_ch_state_may_advance(st, SRPT_CH_LIVE));
-	st = SRPT_CH_LIVE;
-	/* a second RTU (USER_ESTABLISHED after COMM_EST) changes nothing */
-	CHECK(!srpt_ch_state_may_advance(st, SRPT_CH_LIVE));
-	act = srpt_cm_event_action(SRPT_CM_EV_DREQ, true, st);
-	CHECK_EQ(act, SRPT_CM_ACT_DISCONNECT);
-	CHECK(srpt_ch_state_may_advance(st, SRPT_CH_DISCONNECTING));
-	st = SRPT_CH_DISCONNECTING;
-	/* a second DREQ: disconnect returns -ENOTCONN */
-	CHECK(!srpt_ch_state_may_advance(st, SRPT_CH_DISCONNECTING));
-	act = srpt_cm_event_action(SRPT_CM_EV_TIMEWAIT_EXIT, true, st);
-	CHECK_EQ(act, SRPT_CM_ACT_CLOSE);
-	CHECK(srpt_ch_state_may_advance(st, SRPT_CH_DRAINING));
-	st = SRPT_CH_DRAINING;
-	/* DREP after close: close is a no-op */
-	act = srpt_cm_event_action(SRPT_CM_EV_DREP, true, st);
-	CHECK_EQ(act, SRPT_CM_ACT_CLOSE);
-	CHECK(!srpt_ch_state_may_advance(st, SRPT_CH_DRAINING));
-	CHECK(srpt_ch_state_may_advance(st, SRPT_CH_DISCONNECTED));
-}
-
 int main(void)
 {
 	test_parse();
@@ -377,8 +268,5 @@ int main(void)
 	test_imm();
 	test_multichan();
 	test_build();
-	test_states();
-	test_cm_events();
-	test_cm_sequence();
 	return unit_done();
 }
