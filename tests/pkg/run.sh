@@ -377,16 +377,25 @@ else
 	skip "rpm" "rpmbuild not available"
 fi
 
+# chroot_step NAME: true if the chroot steps below can run; otherwise
+# reports NAME as skipped (or failed: no .deb) and returns false.
+chroot_step() {
+	if [ -n "${SRPT_PKG_SKIP_DKMS:-}" ]; then
+		skip "$1" "SRPT_PKG_SKIP_DKMS set"
+	elif [ "$(id -u)" != 0 ]; then
+		skip "$1" "needs root (chroot, mounts)"
+	elif [ ! -f "$deb" ]; then
+		fail "$1" "no .deb was built"
+	elif ! need mmdebstrap mmdebstrap; then
+		skip "$1" "mmdebstrap not available"
+	else
+		return 0
+	fi
+	return 1
+}
+
 # ---- the source package on Debian 11, 12 and 13 ------------------------------
-if [ -n "${SRPT_PKG_SKIP_DKMS:-}" ]; then
-	skip "srcbuild" "SRPT_PKG_SKIP_DKMS set"
-elif [ "$(id -u)" != 0 ]; then
-	skip "srcbuild" "needs root (chroot, mounts)"
-elif [ ! -f "$deb" ]; then
-	fail "srcbuild" "no .deb was built"
-elif ! need mmdebstrap mmdebstrap; then
-	skip "srcbuild" "mmdebstrap not available"
-else
+if chroot_step "srcbuild"; then
 	nf=$nfail
 	tests/pkg/srcbuild.sh "$deb" >"$tmp/srcbuild.log" 2>&1
 	rc=$?
@@ -396,15 +405,7 @@ else
 fi
 
 # ---- DKMS lifecycle in a chroot ----------------------------------------------
-if [ -n "${SRPT_PKG_SKIP_DKMS:-}" ]; then
-	skip "dkms lifecycle" "SRPT_PKG_SKIP_DKMS set"
-elif [ "$(id -u)" != 0 ]; then
-	skip "dkms lifecycle" "needs root (chroot, mounts)"
-elif [ ! -f "$deb" ]; then
-	fail "dkms lifecycle" "no .deb was built"
-elif ! need mmdebstrap mmdebstrap; then
-	skip "dkms lifecycle" "mmdebstrap not available"
-else
+if chroot_step "dkms lifecycle"; then
 	# the same tree as version <version>.1, to test an upgrade
 	copy_tree "$tmp/deb2/srpt-dkms"
 	d=$tmp/deb2/srpt-dkms
