@@ -428,25 +428,25 @@ put_cq:
 
 /*
  * Create the CQ and QP of a channel, halving the send queue size after
- * each failure until MIN_SRPT_SQ_SIZE, and post the receive ring.
+ * each failure until SRPT_MIN_SQ_SIZE, and post the receive ring.
  */
 static int srpt_ch_create_qp(struct srpt_rdma_ch *ch, bool use_srq)
 {
 	struct srpt_device *sdev = ch->sport->sdev;
 	u32 sq_size = max_t(u32, ch->sport->port_attrib.srp_sq_size,
-			    MIN_SRPT_SQ_SIZE);
+			    SRPT_MIN_SQ_SIZE);
 	int i, ret;
 
 	for (;;) {
 		ret = srpt_ch_try_create_qp(ch, sq_size, use_srq);
 		if (ret == 0)
 			break;
-		if (sq_size <= MIN_SRPT_SQ_SIZE) {
+		if (sq_size <= SRPT_MIN_SQ_SIZE) {
 			pr_err("%s: creating a QP failed: %d\n",
 			       srpt_sdev_name(sdev), ret);
 			return ret;
 		}
-		sq_size = max_t(u32, sq_size / 2, MIN_SRPT_SQ_SIZE);
+		sq_size = max_t(u32, sq_size / 2, SRPT_MIN_SQ_SIZE);
 		pr_debug("%s: retrying QP creation with sq_size %u\n",
 			 srpt_sdev_name(sdev), sq_size);
 	}
@@ -576,7 +576,7 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 		ch->ib_cm.cm_id = ib_cm_id;
 		ib_cm_id->context = ch;
 	}
-	ch->rq_size = min_t(u32, MAX_SRPT_RQ_SIZE,
+	ch->rq_size = min_t(u32, SRPT_MAX_RQ_SIZE,
 			    sdev->device->attrs.max_qp_wr);
 	ch->state = CH_CONNECTING;
 	ch->max_rsp_size = sport->port_attrib.srp_max_rsp_size;
