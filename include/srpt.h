@@ -33,6 +33,7 @@
 
 #include "srpt_ch_state.h"
 #include "srpt_compat.h"
+#include "srpt_log.h"
 #include "srpt_proto.h"
 
 /* Limits and defaults (docs/design.md, "Limits and defaults"). */

@@ -521,14 +521,14 @@ int srpt_map_data_in(struct srpt_send_ioctx *sio)
 		return 0;
 	ret = srpt_map_rw_ctxs(sio, sio->cmd.data_length);
 	if (ret) {
-		pr_info_ratelimited("%s: no resources for the data of tag %#llx: %d\n",
-				    ch->sess_name, sio->cmd.tag, ret);
+		srpt_ch_info_ratelimited(ch, "no resources for the data of tag %#llx: %d\n",
+					 sio->cmd.tag, ret);
 		return ret;
 	}
 	if (1 + sio->n_rdma > srpt_sq_capacity(ch)) {
-		pr_warn_ratelimited("%s: tag %#llx needs %u send WRs, the send queue holds %u\n",
-				    ch->sess_name, sio->cmd.tag, 1 + sio->n_rdma,
-				    srpt_sq_capacity(ch));
+		srpt_ch_warn_ratelimited(ch, "tag %#llx needs %u send WRs, the send queue holds %u\n",
+					 sio->cmd.tag, 1 + sio->n_rdma,
+					 srpt_sq_capacity(ch));
 		srpt_unmap_rw_ctxs(sio);
 		return -ENOSPC;
 	}
