@@ -638,8 +638,8 @@ int srpt_refresh_port(struct srpt_port *sport);
 int srpt_use_srq(struct srpt_device *sdev, bool use_srq);
 
 /* srq.c: the shared receive queue and its credits */
-int srpt_create_srq(struct srpt_device *sdev);
-int srpt_destroy_srq(struct srpt_device *sdev);
+int srpt_srq_create(struct srpt_device *sdev);
+int srpt_srq_destroy(struct srpt_device *sdev);
 int srpt_srq_reserve(struct srpt_device *sdev, int want);
 void srpt_srq_unreserve(struct srpt_device *sdev, int credits);
 
@@ -708,7 +708,7 @@ void srpt_put_send_ioctx(struct srpt_send_ioctx *sio);
 int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 		       const struct srpt_cmd_desc *desc,
 		       struct scatterlist **sg, u32 *sg_cnt);
-void srpt_destroy_rw_ctxs(struct srpt_send_ioctx *sio, u32 n);
+void srpt_free_rw_ctxs(struct srpt_send_ioctx *sio, u32 n);
 int srpt_map_data_in(struct srpt_send_ioctx *sio);
 
 /* cmd.c: receiving IUs, starting commands, ending them (their tags free) */

@@ -154,7 +154,7 @@ static int srpt_cmd_data(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio,
 		srpt_ch_warn_ratelimited(ch, "tag %#llx needs %u send WRs, the send queue holds %u\n",
 					 tag, 1 + sio->n_rdma,
 					 srpt_sq_capacity(ch));
-		srpt_destroy_rw_ctxs(sio, sio->n_rw_ctx);
+		srpt_free_rw_ctxs(sio, sio->n_rw_ctx);
 		/* ABORTED COMMAND, INSUFFICIENT RESOURCES */
 		srpt_local_cmd_rsp(sio, tag, SAM_STAT_CHECK_CONDITION,
 				   ABORTED_COMMAND, 0x55, 0x03);

@@ -321,7 +321,7 @@ int srpt_use_srq(struct srpt_device *sdev, bool use_srq)
 	smp_mb();
 	ret = srpt_wait_for_channels(sdev);
 	if (!ret)
-		ret = use_srq ? srpt_create_srq(sdev) : srpt_destroy_srq(sdev);
+		ret = use_srq ? srpt_srq_create(sdev) : srpt_srq_destroy(sdev);
 	srpt_ports_restore(sdev, was_enabled);
 	bitmap_free(was_enabled);
 
@@ -477,7 +477,7 @@ void srpt_remove_one(struct ib_device *device, void *client_data)
 		srpt_release_sport(&sdev->port[i]);
 
 	mutex_lock(&sdev->sdev_mutex);
-	if (srpt_destroy_srq(sdev))
+	if (srpt_srq_destroy(sdev))
 		srpt_dev_err(sdev, "leaking the SRQ\n");
 	mutex_unlock(&sdev->sdev_mutex);
 

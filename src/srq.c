@@ -33,13 +33,13 @@ static void srpt_srq_event(struct ib_event *event, void *ctx)
 }
 
 /**
- * srpt_create_srq() - create the SRQ of an HCA and fill it.
+ * srpt_srq_create() - create the SRQ of an HCA and fill it.
  * @sdev: the HCA; the caller holds @sdev->sdev_mutex and no channel of the
  *	  HCA exists.
  *
  * Return: 0 on success or a negative errno (nothing is left allocated).
  */
-int srpt_create_srq(struct srpt_device *sdev)
+int srpt_srq_create(struct srpt_device *sdev)
 {
 	struct ib_srq_init_attr srq_attr = {
 		.event_handler	= srpt_srq_event,
@@ -162,7 +162,7 @@ void srpt_srq_unreserve(struct srpt_device *sdev, int credits)
 }
 
 /**
- * srpt_destroy_srq() - destroy the SRQ of an HCA and free its ring.
+ * srpt_srq_destroy() - destroy the SRQ of an HCA and free its ring.
  * @sdev: the HCA; the caller holds @sdev->sdev_mutex.
  *
  * The RDMA core refuses to destroy an SRQ that a QP still uses; in that
@@ -171,7 +171,7 @@ void srpt_srq_unreserve(struct srpt_device *sdev, int credits)
  * Return: 0 on success (or if there is no SRQ), else the negative errno of
  * ib_destroy_srq() (-EBUSY while a QP uses the SRQ).
  */
-int srpt_destroy_srq(struct srpt_device *sdev)
+int srpt_srq_destroy(struct srpt_device *sdev)
 {
 	int ret;
 
