@@ -8,12 +8,13 @@
  *   device:   "<ibdev>: "                 e.g. "ib_srpt: rxe0: ..."
  *   port:     "<ibdev>/<port>: "          e.g. "ib_srpt: rxe0/1: ..."
  *   channel:  "<ibdev>/<port> <session>: "
- *             e.g. "ib_srpt: rxe0/1 0x...0abc: ..."
+ *             e.g. "ib_srpt: rxe0/1 192.0.2.1: ..."
  * where <ibdev> is dev_name() of the RDMA device, <port> its port number
  * and <session> the channel's session (initiator) name, "(logging in)"
- * until the login is accepted. Messages about no single object (module
- * load, configfs writes naming a port directory) have no prefix or name
- * the directory themselves.
+ * while the channel is created, before the login is checked against the
+ * ACLs. Messages about no single object (module load, module parameters,
+ * the RDMA/CM listener) have no prefix; configfs messages name the
+ * configfs directory or attribute they are about.
  *
  * Rate limits: the _ratelimited variants use the kernel's per call site
  * limit (10 messages per 5 s). srpt_login_info() (port identity) is for
