@@ -33,25 +33,27 @@
 
 #include "srpt_ch_state.h"
 #include "srpt_compat.h"
+#include "srpt_log.h"
 #include "srpt_proto.h"
 
 /* Limits and defaults (docs/design.md, "Limits and defaults"). */
 enum {
-	MIN_SRPT_SQ_SIZE	= 16,
-	DEF_SRPT_SQ_SIZE	= 4096,
-	MAX_SRPT_RQ_SIZE	= 128,
-	MIN_SRPT_SRQ_SIZE	= 4,
+	SRPT_MIN_SQ_SIZE	= 16,
+	SRPT_DEF_SQ_SIZE	= 4096,
+	SRPT_MAX_RQ_SIZE	= 128,
+	SRPT_MIN_SRQ_SIZE	= 4,
 	/* Fewest credits a channel using the SRQ is granted (srq.c). */
 	SRPT_MIN_SRQ_GRANT	= 4,
-	DEFAULT_SRPT_SRQ_SIZE	= 4095,
-	MAX_SRPT_SRQ_SIZE	= 65535,
-	MIN_MAX_RSP_SIZE	= 40,
-	DEFAULT_MAX_RSP_SIZE	= 256,
-	MAX_SRPT_RSP_SIZE	= 1024,
-	DEFAULT_MAX_RDMA_SIZE	= 65536,
-	MAX_SRPT_RDMA_SIZE	= 1U << 24,
-	DEFAULT_SRPT_CH_DATA_MB	= 128,	/* = SRPT_MAX_CMD_DATA_LEN */
-	MAX_SRPT_CH_DATA_MB	= 1U << 20,
+	SRPT_DEF_SRQ_SIZE	= 4095,
+	SRPT_MAX_SRQ_SIZE	= 65535,
+	SRPT_MIN_MAX_RSP_SIZE	= 40,
+	SRPT_DEF_MAX_RSP_SIZE	= 256,
+	SRPT_MAX_MAX_RSP_SIZE	= 1024,
+	SRPT_MIN_MAX_RDMA_SIZE	= 65536,
+	SRPT_DEF_MAX_RDMA_SIZE	= 65536,
+	SRPT_MAX_MAX_RDMA_SIZE	= 1U << 24,
+	SRPT_DEF_CH_DATA_MB	= 128,	/* = SRPT_MAX_CMD_DATA_LEN */
+	SRPT_MAX_CH_DATA_MB	= 1U << 20,
 	SRPT_RDMA_DEPTH		= 4,	/* responder resources, initiator depth */
 	SRPT_RDMA_CM_BACKLOG	= 128,
 	SRPT_NAME_LEN		= 64,
@@ -636,8 +638,8 @@ int srpt_refresh_port(struct srpt_port *sport);
 int srpt_use_srq(struct srpt_device *sdev, bool use_srq);
 
 /* srq.c: the shared receive queue and its credits */
-int srpt_create_srq(struct srpt_device *sdev);
-int srpt_destroy_srq(struct srpt_device *sdev);
+int srpt_srq_create(struct srpt_device *sdev);
+int srpt_srq_destroy(struct srpt_device *sdev);
 int srpt_srq_reserve(struct srpt_device *sdev, int want);
 void srpt_srq_unreserve(struct srpt_device *sdev, int credits);
 
@@ -706,7 +708,7 @@ void srpt_put_send_ioctx(struct srpt_send_ioctx *sio);
 int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 		       const struct srpt_cmd_desc *desc,
 		       struct scatterlist **sg, u32 *sg_cnt);
-void srpt_destroy_rw_ctxs(struct srpt_send_ioctx *sio, u32 n);
+void srpt_free_rw_ctxs(struct srpt_send_ioctx *sio, u32 n);
 int srpt_map_data_in(struct srpt_send_ioctx *sio);
 
 /* cmd.c: receiving IUs, starting commands, ending them (their tags free) */

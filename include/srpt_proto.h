@@ -117,7 +117,7 @@ enum {
 	SRPT_MAX_IMM_DATA_OFFSET = 80,
 	SRPT_MAX_IMM_DATA	= 8 * 1024,
 	/* max(48 + 16 + 20 + 128 * 16, 80 + 4 + 8192) */
-	SRPT_DEFAULT_MAX_REQ_SIZE = 8276,
+	SRPT_DEF_MAX_REQ_SIZE = 8276,
 	SRPT_IMM_DATA_ALIGN	= 512,
 	/*
 	 * Every IU starts with the opcode (byte 0) and carries its tag in

@@ -59,11 +59,6 @@ static void srpt_queue_release(struct srpt_rdma_ch *ch)
 		   &ch->release_work);
 }
 
-static const char *srpt_sdev_name(const struct srpt_device *sdev)
-{
-	return dev_name(&sdev->device->dev);
-}
-
 /**
  * srpt_get_nexus() - find or create the I_T nexus of a channel being linked.
  * @sport: the port the login arrived on; the caller holds @sport->mutex.
@@ -178,13 +173,14 @@ static void srpt_qp_event(struct ib_event *event, void *ptr)
 			ib_cm_notify(ch->ib_cm.cm_id, event->event);
 		break;
 	case IB_EVENT_QP_LAST_WQE_REACHED:
-		pr_debug("%s: last WQE reached\n", ch->sess_name);
+		srpt_ch_dbg(ch, "last WQE reached\n");
 		complete(&ch->last_wqe);
 		break;
 	default:
-		pr_err("%s: received QP event %s (%d) in state %s\n",
-		       ch->sess_name, ib_event_msg(event->event), event->event,
-		       srpt_ch_state_name(srpt_get_ch_state(ch)));
+		srpt_ch_err_ratelimited(ch, "received QP event %s (%d) in state %s\n",
+					ib_event_msg(event->event),
+					event->event,
+					srpt_ch_state_name(srpt_get_ch_state(ch)));
 		break;
 	}
 }
@@ -220,8 +216,8 @@ static void srpt_rtu_write_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		pr_info("%s: zero-length write failed: %s\n", ch->sess_name,
-			ib_wc_status_msg(wc->status));
+		srpt_ch_info_ratelimited(ch, "zero-length write failed: %s\n",
+					 ib_wc_status_msg(wc->status));
 	srpt_close_ch(ch);
 }
 
@@ -238,9 +234,8 @@ static void srpt_close_write_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (srpt_set_ch_state(ch, CH_DISCONNECTED))
 		srpt_queue_release(ch);
 	else
-		pr_debug("%s: zero-length write completed in state %s\n",
-			 ch->sess_name,
-			 srpt_ch_state_name(srpt_get_ch_state(ch)));
+		srpt_ch_dbg(ch, "zero-length write completed in state %s\n",
+			    srpt_ch_state_name(srpt_get_ch_state(ch)));
 }
 
 static int srpt_ch_qp_init(struct srpt_rdma_ch *ch, struct ib_qp *qp)
@@ -256,8 +251,8 @@ static int srpt_ch_qp_init(struct srpt_rdma_ch *ch, struct ib_qp *qp)
 	ret = ib_find_cached_pkey(sport->sdev->device, sport->port, ch->pkey,
 				  &pkey_index);
 	if (ret) {
-		pr_warn("%s: P_Key %#x not found on port %u; using index 0\n",
-			srpt_sdev_name(sport->sdev), ch->pkey, sport->port);
+		srpt_ch_warn_ratelimited(ch, "P_Key %#x not found; using index 0\n",
+					 ch->pkey);
 		pkey_index = 0;
 	}
 	attr->qp_state = IB_QPS_INIT;
@@ -358,8 +353,8 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 	if (IS_ERR(ch->cq)) {
 		ret = PTR_ERR(ch->cq);
 		ch->cq = NULL;
-		pr_err("%s: allocating a CQ with %u entries failed: %d\n",
-		       srpt_sdev_name(sdev), ch->cq_size, ret);
+		srpt_ch_err_ratelimited(ch, "allocating a CQ with %u entries failed: %d\n",
+					ch->cq_size, ret);
 		return ret;
 	}
 
@@ -412,9 +407,8 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 	max_send_wr = min(init->cap.max_send_wr, max_qp_wr);
 	atomic_set(&ch->sq_wr_avail, max_send_wr - SRPT_SQ_SPARE_WRS);
 	ch->sq_wr_max = min(sq_size / 2, max_send_wr - SRPT_SQ_SPARE_WRS);
-	pr_debug("%s: cq_size %u, sq_size %u, max_send_wr %u, rq_size %d\n",
-		 ch->sess_name, ch->cq_size, sq_size, max_send_wr,
-		 ch->rq_size);
+	srpt_ch_dbg(ch, "cq_size %u, sq_size %u, max_send_wr %u, rq_size %d\n",
+		    ch->cq_size, sq_size, max_send_wr, ch->rq_size);
 	kfree(init);
 	return 0;
 
@@ -428,27 +422,27 @@ put_cq:
 
 /*
  * Create the CQ and QP of a channel, halving the send queue size after
- * each failure until MIN_SRPT_SQ_SIZE, and post the receive ring.
+ * each failure until SRPT_MIN_SQ_SIZE, and post the receive ring.
  */
 static int srpt_ch_create_qp(struct srpt_rdma_ch *ch, bool use_srq)
 {
 	struct srpt_device *sdev = ch->sport->sdev;
 	u32 sq_size = max_t(u32, ch->sport->port_attrib.srp_sq_size,
-			    MIN_SRPT_SQ_SIZE);
+			    SRPT_MIN_SQ_SIZE);
 	int i, ret;
 
 	for (;;) {
 		ret = srpt_ch_try_create_qp(ch, sq_size, use_srq);
 		if (ret == 0)
 			break;
-		if (sq_size <= MIN_SRPT_SQ_SIZE) {
-			pr_err("%s: creating a QP failed: %d\n",
-			       srpt_sdev_name(sdev), ret);
+		if (sq_size <= SRPT_MIN_SQ_SIZE) {
+			srpt_ch_err_ratelimited(ch, "creating a QP failed: %d\n",
+						ret);
 			return ret;
 		}
-		sq_size = max_t(u32, sq_size / 2, MIN_SRPT_SQ_SIZE);
-		pr_debug("%s: retrying QP creation with sq_size %u\n",
-			 srpt_sdev_name(sdev), sq_size);
+		sq_size = max_t(u32, sq_size / 2, SRPT_MIN_SQ_SIZE);
+		srpt_ch_dbg(ch, "retrying QP creation with sq_size %u\n",
+			    sq_size);
 	}
 
 	if (use_srq)
@@ -456,8 +450,8 @@ static int srpt_ch_create_qp(struct srpt_rdma_ch *ch, bool use_srq)
 	for (i = 0; i < ch->rq_size; i++) {
 		ret = srpt_post_recv(sdev, ch, ch->ioctx_recv_ring[i]);
 		if (ret) {
-			pr_err("%s: posting receive %d failed: %d\n",
-			       srpt_sdev_name(sdev), i, ret);
+			srpt_ch_err_ratelimited(ch, "posting receive %d failed: %d\n",
+						i, ret);
 			srpt_ch_destroy_qp(ch);
 			return ret;
 		}
@@ -576,7 +570,7 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 		ch->ib_cm.cm_id = ib_cm_id;
 		ib_cm_id->context = ch;
 	}
-	ch->rq_size = min_t(u32, MAX_SRPT_RQ_SIZE,
+	ch->rq_size = min_t(u32, SRPT_MAX_RQ_SIZE,
 			    sdev->device->attrs.max_qp_wr);
 	ch->state = CH_CONNECTING;
 	ch->max_rsp_size = sport->port_attrib.srp_max_rsp_size;
@@ -600,9 +594,8 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 	if (use_srq) {
 		ch->srq_credits = srpt_srq_reserve(sdev, ch->rq_size);
 		if (!ch->srq_credits) {
-			pr_warn_ratelimited("%s: every receive buffer of the SRQ (srpt_srq_size %d) is promised to a channel; login refused\n",
-					    dev_name(&sdev->device->dev),
-					    sdev->srq_size);
+			srpt_dev_warn_ratelimited(sdev, "every receive buffer of the SRQ (srpt_srq_size %d) is promised to a channel; login refused\n",
+						  sdev->srq_size);
 			ret = -ENOSPC;
 			goto put;
 		}
@@ -667,20 +660,20 @@ bool srpt_close_ch(struct srpt_rdma_ch *ch)
 	int ret;
 
 	if (!srpt_set_ch_state(ch, CH_DRAINING)) {
-		pr_debug("%s: already closed\n", ch->sess_name);
+		srpt_ch_dbg(ch, "already closed\n");
 		return false;
 	}
 	kref_get(&ch->kref);
 
 	ret = srpt_ch_qp_err(ch);
 	if (ret < 0)
-		pr_err("%s: changing the QP state to error failed: %d\n",
-		       ch->sess_name, ret);
+		srpt_ch_err_ratelimited(ch, "changing the QP state to error failed: %d\n",
+					ret);
 
 	ret = srpt_zerolength_write(ch, &ch->close_cqe);
 	if (ret < 0) {
-		pr_err("%s: posting the zero-length write failed: %d\n",
-		       ch->sess_name, ret);
+		srpt_ch_err_ratelimited(ch, "posting the zero-length write failed: %d\n",
+					ret);
 		if (srpt_set_ch_state(ch, CH_DISCONNECTED))
 			srpt_queue_release(ch);
 		else
@@ -740,8 +733,8 @@ void srpt_ch_established(struct srpt_rdma_ch *ch)
 	if (!ch->using_rdma_cm) {
 		ret = srpt_ch_qp_rts(ch);
 		if (ret < 0) {
-			pr_err("%s: moving the QP to RTS failed: %d\n",
-			       ch->sess_name, ret);
+			srpt_ch_err_ratelimited(ch, "moving the QP to RTS failed: %d\n",
+						ret);
 			srpt_close_ch(ch);
 			return;
 		}
@@ -754,17 +747,17 @@ void srpt_ch_established(struct srpt_rdma_ch *ch)
 	}
 	spin_unlock_irqrestore(&ch->spinlock, flags);
 	if (!live) {
-		pr_debug("%s: RTU in state %s\n", ch->sess_name,
-			 srpt_ch_state_name(srpt_get_ch_state(ch)));
+		srpt_ch_dbg(ch, "RTU in state %s\n",
+			    srpt_ch_state_name(srpt_get_ch_state(ch)));
 		return;
 	}
 	if (ret < 0) {
-		pr_err("%s: posting the zero-length write failed: %d\n",
-		       ch->sess_name, ret);
+		srpt_ch_err_ratelimited(ch, "posting the zero-length write failed: %d\n",
+					ret);
 		srpt_close_ch(ch);
 		return;
 	}
-	pr_debug("%s: channel is live\n", ch->sess_name);
+	srpt_ch_dbg(ch, "channel is live\n");
 }
 
 /*
@@ -790,11 +783,11 @@ static void srpt_ch_drain_qp(struct srpt_rdma_ch *ch)
 	}
 	ret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
 	if (ret)
-		pr_warn("%s: moving the QP to error failed: %d\n",
-			ch->sess_name, ret);
+		srpt_ch_warn_ratelimited(ch, "moving the QP to error failed: %d\n",
+					 ret);
 	else if (!wait_for_completion_timeout(&ch->last_wqe, tmo))
-		pr_warn("%s: no Last WQE Reached event after %d ms\n",
-			ch->sess_name, SRPT_LAST_WQE_TIMEOUT_MS);
+		srpt_ch_warn_ratelimited(ch, "no Last WQE Reached event after %d ms\n",
+					 SRPT_LAST_WQE_TIMEOUT_MS);
 	ib_drain_sq(ch->qp);
 }
 
@@ -817,7 +810,7 @@ static void srpt_release_channel_work(struct work_struct *w)
 	struct srpt_port *sport = ch->sport;
 	struct completion *closed;
 
-	pr_debug("%s: releasing channel\n", ch->sess_name);
+	srpt_ch_dbg(ch, "releasing channel\n");
 	WARN_ON_ONCE(srpt_get_ch_state(ch) != CH_DISCONNECTED);
 
 	/* The steps are explained next to struct srpt_rdma_ch. */
@@ -850,7 +843,7 @@ static void srpt_release_channel_work(struct work_struct *w)
 	mutex_unlock(&sport->mutex);
 
 	srpt_ch_free_rings(ch);
-	pr_info("%s: channel released\n", ch->sess_name);
+	srpt_ch_info(ch, "channel released\n");
 	if (closed)
 		complete(closed);
 	kref_put(&ch->kref, srpt_free_ch);
@@ -903,8 +896,8 @@ int srpt_ch_link(struct srpt_rdma_ch *ch, const u8 i_port_id[16],
 		list_for_each_entry(other, &nexus->ch_list, list) {
 			if (srpt_disconnect_ch(other) < 0)
 				continue;
-			pr_info("%s: relogin - closed existing channel %s\n",
-				ch->sess_name, other->sess_name);
+			srpt_ch_info(ch, "relogin - closed existing channel %s\n",
+				     other->sess_name);
 			*rsp_flags |= SRPT_LOGIN_RSP_MULTICHAN_TERMINATED;
 		}
 	} else {
@@ -942,8 +935,8 @@ static void srpt_disconnect_ch_sync(struct srpt_rdma_ch *ch)
 	bool wait;
 	int ret;
 
-	pr_debug("%s: synchronous disconnect, state %s\n", ch->sess_name,
-		 srpt_ch_state_name(srpt_get_ch_state(ch)));
+	srpt_ch_dbg(ch, "synchronous disconnect, state %s\n",
+		    srpt_ch_state_name(srpt_get_ch_state(ch)));
 
 	mutex_lock(&sport->mutex);
 	wait = !ch->released;
@@ -961,9 +954,8 @@ static void srpt_disconnect_ch_sync(struct srpt_rdma_ch *ch)
 		return;
 
 	while (!wait_for_completion_timeout(&closed, SRPT_WAIT_LOG_INTERVAL))
-		pr_info("%s: still waiting for the channel to be released (state %s)\n",
-			ch->sess_name,
-			srpt_ch_state_name(srpt_get_ch_state(ch)));
+		srpt_ch_info(ch, "still waiting for the channel to be released (state %s)\n",
+			     srpt_ch_state_name(srpt_get_ch_state(ch)));
 	kref_put(&ch->kref, srpt_free_ch);
 }
 
@@ -997,12 +989,9 @@ static void srpt_close_channels(struct srpt_port *sport,
 			if (tpg && (!ch->sess || ch->sess->se_tpg != tpg))
 				continue;
 			if (srpt_disconnect_ch(ch) >= 0)
-				pr_info("Closing channel %s because target %s_%u%s%s%s has been disabled\n",
-					ch->sess_name,
-					srpt_sdev_name(sport->sdev),
-					sport->port, tpg ? " (" : "",
-					tpg ? config_item_name(&tpg->tpg_group.cg_item) : "",
-					tpg ? ")" : "");
+				srpt_ch_info(ch, "Closing channel because target %s has been disabled\n",
+					     tpg ? config_item_name(&tpg->tpg_group.cg_item) :
+						   "port");
 			srpt_close_ch(ch);
 		}
 	}
@@ -1059,8 +1048,8 @@ static void srpt_log_channels(struct srpt_port *sport)
 	rcu_read_lock();
 	list_for_each_entry_rcu(nexus, &sport->nexus_list, entry) {
 		list_for_each_entry_rcu(ch, &nexus->ch_list, list)
-			pr_info("%s: state %s\n", ch->sess_name,
-				srpt_ch_state_name(srpt_get_ch_state(ch)));
+			srpt_ch_info(ch, "state %s\n",
+				     srpt_ch_state_name(srpt_get_ch_state(ch)));
 	}
 	rcu_read_unlock();
 }
@@ -1095,8 +1084,8 @@ void srpt_release_sport(struct srpt_port *sport)
 				   atomic_read(&sport->ch_count) == 0,
 				   SRPT_WAIT_LOG_INTERVAL)) {
 		n = atomic_read(&sport->ch_count);
-		pr_info("%s_%u: waiting for unregistration of %d sessions\n",
-			srpt_sdev_name(sport->sdev), sport->port, n);
+		srpt_port_info(sport, "waiting for unregistration of %d sessions\n",
+			       n);
 		srpt_log_channels(sport);
 	}
 

@@ -63,11 +63,6 @@ struct srpt_login {
 	u8				rsp_flags;
 };
 
-static const char *srpt_dev_name(const struct srpt_device *sdev)
-{
-	return dev_name(&sdev->device->dev);
-}
-
 /*
  * Try to create a session with @name in every enabled TPG of @port_id.
  * Caller holds sport->mutex (which protects srpt_tpg.enabled).
@@ -127,8 +122,8 @@ static int srpt_login_session(struct srpt_login *l)
 		sess = srpt_session_in(sport->gid_id, ch, i_port_id + 2);
 	mutex_unlock(&sport->mutex);
 	if (IS_ERR(sess)) {
-		pr_info("Rejected login for initiator %s: no ACL for %s or %s\n",
-			i_port_id, ch->sess_name, i_port_id);
+		srpt_login_info(sport, "Rejected login for initiator %s: no ACL for %s or %s\n",
+				i_port_id, ch->sess_name, i_port_id);
 		l->reason = PTR_ERR(sess) == -ENOMEM ?
 			SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES :
 			SRPT_LOGIN_REJ_CHANNEL_LIMIT_REACHED;
@@ -236,9 +231,9 @@ static int srpt_login_reject(struct srpt_login *l, int err)
 
 	if (!l->reason)
 		l->reason = SRPT_LOGIN_REJ_UNABLE_ESTABLISH_CHANNEL;
-	pr_info("Rejecting login from %s on %s/%u: %s (reason %#x, error %d)\n",
-		l->src_name, srpt_dev_name(l->sdev), l->sport->port,
-		srpt_login_rej_str(l->reason), l->reason, err);
+	srpt_login_info(l->sport, "Rejecting login from %s: %s (reason %#x, error %d)\n",
+			l->src_name, srpt_login_rej_str(l->reason),
+			l->reason, err);
 
 	srpt_login_build_rej(&rej, l->req->tag, l->reason);
 	if (l->rdma_cm_id)
@@ -248,7 +243,8 @@ static int srpt_login_reject(struct srpt_login *l, int err)
 		ret = ib_send_cm_rej(l->ib_cm_id, IB_CM_REJ_CONSUMER_DEFINED,
 				     NULL, 0, &rej, sizeof(rej));
 	if (ret)
-		pr_warn("sending the login reject failed: %d\n", ret);
+		srpt_port_warn_ratelimited(l->sport, "sending the login reject failed: %d\n",
+					   ret);
 
 	if (l->started) {
 		/*
@@ -275,10 +271,10 @@ static int srpt_cm_req_recv(struct srpt_login *l)
 	const struct srpt_login_req *req = l->req;
 	int ret;
 
-	pr_info("Received SRP_LOGIN_REQ with i_port_id %pI6, t_port_id %pI6 and it_iu_len %u on %s/%u; pkey %#06x; from %s\n",
-		req->initiator_port_id, req->target_port_id,
-		be32_to_cpu(req->req_it_iu_len), srpt_dev_name(l->sdev),
-		l->sport->port, l->pkey, l->src_name);
+	srpt_login_info(l->sport, "Received SRP_LOGIN_REQ with i_port_id %pI6, t_port_id %pI6 and it_iu_len %u; pkey %#06x; from %s\n",
+			req->initiator_port_id, req->target_port_id,
+			be32_to_cpu(req->req_it_iu_len), l->pkey,
+			l->src_name);
 
 	ret = srpt_login_create_ch(l);
 	if (ret)
@@ -300,8 +296,8 @@ static int srpt_cm_req_recv(struct srpt_login *l)
 	if (l->ib_cm_id) {
 		ret = srpt_ch_qp_rtr(l->ch);
 		if (ret) {
-			pr_err("%s: moving the QP to RTR failed: %d\n",
-			       l->ch->sess_name, ret);
+			srpt_ch_err_ratelimited(l->ch, "moving the QP to RTR failed: %d\n",
+						ret);
 			l->reason = SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
 			return srpt_login_reject(l, ret);
 		}
@@ -311,9 +307,9 @@ static int srpt_cm_req_recv(struct srpt_login *l)
 	if (ret)
 		return srpt_login_reject(l, ret);
 
-	pr_info("Accepted login of %s (channel %s, rq_size %d, imm_data_offset %u, flags %#x)\n",
-		l->ch->sess_name, l->rdma_cm_id ? "RDMA/CM" : "IB/CM",
-		l->ch->rq_size, l->ch->imm_data_offset, l->rsp_flags);
+	srpt_port_info(l->sport, "Accepted login of %s (channel %s, rq_size %d, imm_data_offset %u, flags %#x)\n",
+		       l->ch->sess_name, l->rdma_cm_id ? "RDMA/CM" : "IB/CM",
+		       l->ch->rq_size, l->ch->imm_data_offset, l->rsp_flags);
 	return 0;
 }
 
@@ -349,7 +345,7 @@ static int srpt_ib_cm_req_recv(struct ib_cm_id *cm_id,
 	    srpt_login_from_ib_cm(&req, event->private_data,
 				  event->private_data ?
 				  IB_CM_REQ_PRIVATE_DATA_SIZE : 0)) {
-		pr_warn_ratelimited("ignoring malformed IB CM login request\n");
+		srpt_dev_warn_ratelimited(l.sdev, "ignoring malformed IB CM login request\n");
 		ret = -EINVAL;
 		goto put;
 	}
@@ -387,8 +383,8 @@ static int srpt_rdma_cm_req_recv(struct rdma_cm_id *cm_id,
 	if (!l.sport ||
 	    srpt_login_from_rdma_cm(&req, event->param.conn.private_data,
 				    event->param.conn.private_data_len)) {
-		pr_warn_ratelimited("ignoring malformed RDMA CM login request (%u bytes)\n",
-				    event->param.conn.private_data_len);
+		srpt_dev_warn_ratelimited(l.sdev, "ignoring malformed RDMA CM login request (%u bytes)\n",
+					  event->param.conn.private_data_len);
 		ret = -EINVAL;
 		goto put;
 	}
@@ -426,16 +422,23 @@ static void srpt_cm_act(struct srpt_rdma_ch *ch, enum srpt_cm_ev ev,
 		srpt_close_ch(ch);
 		break;
 	case SRPT_CM_ACT_CLOSE:
-		pr_debug("%s: %s\n", ch->sess_name, ev_name);
+		srpt_ch_dbg(ch, "%s\n", ev_name);
 		srpt_close_ch(ch);
 		break;
 	case SRPT_CM_ACT_LOG:
-		pr_info("%s: received %s\n", ch ? ch->sess_name : "(none)",
-			ev_name);
+		if (ch)
+			srpt_ch_info_ratelimited(ch, "received %s\n", ev_name);
+		else
+			pr_info_ratelimited("received %s without a channel\n",
+					    ev_name);
 		break;
 	case SRPT_CM_ACT_UNEXPECTED:
-		pr_err("%s: received unexpected CM event %s\n",
-		       ch ? ch->sess_name : "(none)", ev_name);
+		if (ch)
+			srpt_ch_err_ratelimited(ch, "received unexpected CM event %s\n",
+						ev_name);
+		else
+			pr_err_ratelimited("received unexpected CM event %s without a channel\n",
+					   ev_name);
 		break;
 	case SRPT_CM_ACT_NONE:
 	case SRPT_CM_ACT_LOGIN:
@@ -504,9 +507,9 @@ static int srpt_cm_handler(struct ib_cm_id *cm_id,
 	if (ev == SRPT_CM_EV_REQ)
 		return srpt_ib_cm_req_recv(cm_id, event);
 	if (event->event == IB_CM_REJ_RECEIVED)
-		pr_info("received IB CM REJ, reason %d (%s)\n",
-			event->param.rej_rcvd.reason,
-			ibcm_reject_msg(event->param.rej_rcvd.reason));
+		pr_info_ratelimited("received IB CM REJ, reason %d (%s)\n",
+				    event->param.rej_rcvd.reason,
+				    ibcm_reject_msg(event->param.rej_rcvd.reason));
 	srpt_cm_act(cm_id->context, ev, srpt_ib_cm_ev_name(event->event));
 	return 0;
 }
@@ -544,7 +547,8 @@ static int srpt_rdma_cm_handler(struct rdma_cm_id *cm_id,
 	if (ev == SRPT_CM_EV_REQ)
 		return srpt_rdma_cm_req_recv(cm_id, event);
 	if (event->event == RDMA_CM_EVENT_REJECTED)
-		pr_info("received RDMA CM reject, status %d\n", event->status);
+		pr_info_ratelimited("received RDMA CM reject, status %d\n",
+				    event->status);
 	srpt_cm_act(cm_id->context, ev, rdma_event_msg(event->event));
 	return 0;
 }
@@ -571,14 +575,12 @@ int srpt_ib_cm_listen(struct srpt_device *sdev)
 	cm_id = ib_create_cm_id(sdev->device, srpt_cm_handler, sdev);
 	if (IS_ERR(cm_id)) {
 		ret = PTR_ERR(cm_id);
-		pr_err("%s: ib_create_cm_id() failed: %d\n",
-		       srpt_dev_name(sdev), ret);
+		srpt_dev_err(sdev, "ib_create_cm_id() failed: %d\n", ret);
 		return ret;
 	}
 	ret = srpt_compat_ib_cm_listen(cm_id, cpu_to_be64(srpt_service_guid));
 	if (ret) {
-		pr_err("%s: ib_cm_listen() failed: %d\n", srpt_dev_name(sdev),
-		       ret);
+		srpt_dev_err(sdev, "ib_cm_listen() failed: %d\n", ret);
 		ib_destroy_cm_id(cm_id);
 		return ret;
 	}

@@ -134,27 +134,27 @@ static int srpt_cmd_data(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio,
 	 * turns it on by this function's name).
 	 */
 	if (desc->fmt == SRPT_DATA_DESC_INDIRECT)
-		pr_debug("%s: tag %#llx: indirect table, %u descriptors, %u bytes\n",
-			 ch->sess_name, tag, desc->nbufs, desc->data_len);
+		srpt_ch_dbg(ch, "tag %#llx: indirect table, %u descriptors, %u bytes\n",
+			    tag, desc->nbufs, desc->data_len);
 	ret = srpt_alloc_rw_ctxs(sio, srp_cmd, desc, sg, sg_cnt);
 	if (ret == -EBUSY) {
-		pr_debug("%s: tag %#llx: channel data budget exhausted (%u bytes)\n",
-			 ch->sess_name, tag, desc->data_len);
+		srpt_ch_dbg(ch, "tag %#llx: channel data budget exhausted (%u bytes)\n",
+			    tag, desc->data_len);
 		srpt_local_cmd_rsp(sio, tag, SAM_STAT_TASK_SET_FULL, 0, 0, 0);
 		return ret;
 	}
 	if (ret) {
-		pr_info_ratelimited("%s: no resources for tag %#llx: %d\n",
-				    ch->sess_name, tag, ret);
+		srpt_ch_info_ratelimited(ch, "no resources for tag %#llx: %d\n",
+					 tag, ret);
 		srpt_local_cmd_rsp(sio, tag, SAM_STAT_BUSY, 0, 0, 0);
 		return ret;
 	}
 	/* Data-in is mapped and checked in srpt_map_data_in(). */
 	if (1 + sio->n_rdma > srpt_sq_capacity(ch)) {
-		pr_warn_ratelimited("%s: tag %#llx needs %u send WRs, the send queue holds %u\n",
-				    ch->sess_name, tag, 1 + sio->n_rdma,
-				    srpt_sq_capacity(ch));
-		srpt_destroy_rw_ctxs(sio, sio->n_rw_ctx);
+		srpt_ch_warn_ratelimited(ch, "tag %#llx needs %u send WRs, the send queue holds %u\n",
+					 tag, 1 + sio->n_rdma,
+					 srpt_sq_capacity(ch));
+		srpt_free_rw_ctxs(sio, sio->n_rw_ctx);
 		/* ABORTED COMMAND, INSUFFICIENT RESOURCES */
 		srpt_local_cmd_rsp(sio, tag, SAM_STAT_CHECK_CONDITION,
 				   ABORTED_COMMAND, 0x55, 0x03);
@@ -195,9 +195,8 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 	if (!ret && scsi_command_size(srp_cmd->cdb) > desc.cdb_len)
 		ret = -EINVAL;
 	if (ret) {
-		pr_warn_ratelimited("%s: malformed SRP_CMD (tag %#llx, %u bytes): %d\n",
-				    ch->sess_name, cmd->tag, rio->byte_len,
-				    ret);
+		srpt_ch_warn_ratelimited(ch, "malformed SRP_CMD (tag %#llx, %u bytes): %d\n",
+					 cmd->tag, rio->byte_len, ret);
 		/* INVALID FIELD IN COMMAND INFORMATION UNIT */
 		srpt_local_cmd_rsp(sio, cmd->tag, SAM_STAT_CHECK_CONDITION,
 				   ILLEGAL_REQUEST, 0x0e, 0x03);
@@ -218,8 +217,8 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 				     GFP_KERNEL);
 	if (ret) {
 		/* LIO refused the command; it is still ours. */
-		pr_debug("%s: submitting tag %#llx failed: %d\n",
-			 ch->sess_name, cmd->tag, ret);
+		srpt_ch_dbg(ch, "submitting tag %#llx failed: %d\n", cmd->tag,
+			    ret);
 		srpt_set_cmd_state(sio, SRPT_STATE_NEW);
 		srpt_local_cmd_rsp(sio, cmd->tag, SAM_STAT_BUSY, 0, 0, 0);
 	}
@@ -266,8 +265,8 @@ static void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
 	srpt_set_cmd_state(sio, SRPT_STATE_MGMT);
 	sio->cmd.tag = tag;
 	if (srpt_iu_check_tsk_mgmt(tsk, rio->byte_len)) {
-		pr_warn_ratelimited("%s: truncated SRP_TSK_MGMT (%u bytes)\n",
-				    ch->sess_name, rio->byte_len);
+		srpt_ch_warn_ratelimited(ch, "truncated SRP_TSK_MGMT (%u bytes)\n",
+					 rio->byte_len);
 		srpt_local_tmf_rsp(sio, tag, SRPT_TSK_MGMT_FAILED);
 		return;
 	}
@@ -278,8 +277,8 @@ static void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
 				TARGET_SCF_ACK_KREF);
 	if (ret) {
 		/* se_tmr_req may be NULL or freed: do not touch it. */
-		pr_debug("%s: submitting TMF %#x failed: %d\n",
-			 ch->sess_name, tsk->tsk_mgmt_func, ret);
+		srpt_ch_dbg(ch, "submitting TMF %#x failed: %d\n",
+			    tsk->tsk_mgmt_func, ret);
 		srpt_local_tmf_rsp(sio, tag, SRPT_TSK_MGMT_FAILED);
 	}
 }
@@ -308,9 +307,8 @@ static void srpt_drop_short_iu(struct srpt_rdma_ch *ch,
 			       struct srpt_recv_ioctx *rio, int opcode)
 {
 	ch->short_ius++;
-	pr_warn_ratelimited("%s: dropped an IU of %u bytes (opcode %d), too short to carry a tag (%u on this channel)\n",
-			    ch->sess_name, rio->byte_len, opcode,
-			    ch->short_ius);
+	srpt_ch_warn_ratelimited(ch, "dropped an IU of %u bytes (opcode %d), too short to carry a tag (%u on this channel)\n",
+				 rio->byte_len, opcode, ch->short_ius);
 	if (srpt_iu_uses_credit(opcode))
 		srpt_return_credit(ch);
 }
@@ -342,8 +340,7 @@ static bool srpt_try_iu(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
 		opcode = -EMSGSIZE;
 	} else if (opcode == SRPT_OP_CMD || opcode == SRPT_OP_TSK_MGMT) {
 		if (unlikely(!ch->sess)) {
-			pr_warn_ratelimited("%s: IU without a session\n",
-					    ch->sess_name);
+			srpt_ch_warn_ratelimited(ch, "IU without a session\n");
 			opcode = -ENOTCONN;
 		} else {
 			sio = srpt_get_send_ioctx(ch);
@@ -360,22 +357,20 @@ static bool srpt_try_iu(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
 		srpt_handle_tsk_mgmt(ch, rio, sio);
 		break;
 	case SRPT_OP_I_LOGOUT:
-		pr_err_ratelimited("%s: SRP_I_LOGOUT is not supported\n",
-				   ch->sess_name);
+		srpt_ch_err_ratelimited(ch, "SRP_I_LOGOUT is not supported\n");
 		srpt_return_credit(ch);
 		break;
 	case SRPT_OP_CRED_RSP:
 	case SRPT_OP_AER_RSP:
 		/* Sent without a credit: none to give back. */
-		pr_debug("%s: received IU with opcode %#x\n", ch->sess_name,
-			 opcode);
+		srpt_ch_dbg(ch, "received IU with opcode %#x\n", opcode);
 		break;
 	case -EMSGSIZE:
 		/* srpt_drop_short_iu() gave the credit back if one was used. */
 		break;
 	default:
-		pr_err_ratelimited("%s: unexpected IU with opcode %#x (%u bytes)\n",
-				   ch->sess_name, opcode, rio->byte_len);
+		srpt_ch_err_ratelimited(ch, "unexpected IU with opcode %#x (%u bytes)\n",
+					opcode, rio->byte_len);
 		srpt_return_credit(ch);
 		break;
 	}
@@ -398,8 +393,8 @@ static void srpt_drop_iu(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
 		return;
 	ret = srpt_post_recv(sdev, NULL, rio);
 	if (ret)
-		pr_info_ratelimited("%s: returning an SRQ buffer failed: %d\n",
-				    ch->sess_name, ret);
+		srpt_ch_info_ratelimited(ch, "returning an SRQ buffer failed: %d\n",
+					 ret);
 }
 
 /**
@@ -424,9 +419,8 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			pr_info_ratelimited("%s: receive failed: %s\n",
-					    ch->sess_name,
-					    ib_wc_status_msg(wc->status));
+			srpt_ch_info_ratelimited(ch, "receive failed: %s\n",
+						 ib_wc_status_msg(wc->status));
 		/*
 		 * A buffer of the device's SRQ is the SRQ's, not the
 		 * channel's: give it back, or each receive that fails (an IU
@@ -448,8 +442,8 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 					       rio->byte_len))) {
 		req_lim = atomic_dec_return(&ch->req_lim);
 		if (unlikely(req_lim < 0))
-			pr_err_ratelimited("%s: initiator exceeded its credits (%d)\n",
-					   ch->sess_name, req_lim);
+			srpt_ch_err_ratelimited(ch, "initiator exceeded its credits (%d)\n",
+						req_lim);
 	}
 
 	spin_lock_irqsave(&ch->wait_lock, flags);
@@ -604,9 +598,8 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	srpt_put_sq_wrs(ch, 1 + sio->n_rdma);
 	if (unlikely(wc->status != IB_WC_SUCCESS &&
 		     wc->status != IB_WC_WR_FLUSH_ERR))
-		pr_info_ratelimited("%s: sending response failed: %s\n",
-				    ch->sess_name,
-				    ib_wc_status_msg(wc->status));
+		srpt_ch_info_ratelimited(ch, "sending response failed: %s\n",
+					 ib_wc_status_msg(wc->status));
 
 	if (sio->local_rsp) {
 		srpt_debug_delay(SRPT_DBG_LOCAL_RSP_DONE);
@@ -614,8 +607,8 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	} else if (state != SRPT_STATE_DONE) {
 		transport_generic_free_cmd(&sio->cmd, 0);
 	} else {
-		pr_err("%s: response completion for tag %#llx came too late\n",
-		       ch->sess_name, sio->cmd.tag);
+		srpt_ch_err_ratelimited(ch, "response completion for tag %#llx came too late\n",
+					sio->cmd.tag);
 	}
 
 	srpt_post_deferred_rsps(ch);

@@ -443,7 +443,7 @@ static ssize_t srpt_tpg_attrib_srp_max_rdma_size_store(struct config_item *item,
 
 	return srpt_attrib_store(sport, page, count, "srp_max_rdma_size",
 				 &sport->port_attrib.srp_max_rdma_size,
-				 DEFAULT_MAX_RDMA_SIZE, MAX_SRPT_RDMA_SIZE);
+				 SRPT_MIN_MAX_RDMA_SIZE, SRPT_MAX_MAX_RDMA_SIZE);
 }
 
 static ssize_t srpt_tpg_attrib_srp_max_rsp_size_show(struct config_item *item,
@@ -463,7 +463,7 @@ static ssize_t srpt_tpg_attrib_srp_max_rsp_size_store(struct config_item *item,
 
 	return srpt_attrib_store(sport, page, count, "srp_max_rsp_size",
 				 &sport->port_attrib.srp_max_rsp_size,
-				 MIN_MAX_RSP_SIZE, MAX_SRPT_RSP_SIZE);
+				 SRPT_MIN_MAX_RSP_SIZE, SRPT_MAX_MAX_RSP_SIZE);
 }
 
 static ssize_t srpt_tpg_attrib_srp_sq_size_show(struct config_item *item,
@@ -482,7 +482,7 @@ static ssize_t srpt_tpg_attrib_srp_sq_size_store(struct config_item *item,
 
 	return srpt_attrib_store(sport, page, count, "srp_sq_size",
 				 &sport->port_attrib.srp_sq_size,
-				 MIN_SRPT_SRQ_SIZE, MAX_SRPT_SRQ_SIZE);
+				 SRPT_MIN_SRQ_SIZE, SRPT_MAX_SRQ_SIZE);
 }
 
 CONFIGFS_ATTR(srpt_tpg_attrib_, srp_max_rdma_size);

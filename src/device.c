@@ -58,8 +58,7 @@ int srpt_refresh_port(struct srpt_port *sport)
 
 	ret = ib_query_port(sdev->device, sport->port, &port_attr);
 	if (ret) {
-		pr_err("%s-%u: ib_query_port() failed (%d)\n",
-		       dev_name(&sdev->device->dev), sport->port, ret);
+		srpt_port_err(sport, "ib_query_port() failed (%d)\n", ret);
 		return ret;
 	}
 	sport->sm_lid = port_attr.sm_lid;
@@ -67,8 +66,7 @@ int srpt_refresh_port(struct srpt_port *sport)
 
 	ret = rdma_query_gid(sdev->device, sport->port, 0, &gid);
 	if (ret) {
-		pr_err("%s-%u: rdma_query_gid() failed (%d)\n",
-		       dev_name(&sdev->device->dev), sport->port, ret);
+		srpt_port_err(sport, "rdma_query_gid() failed (%d)\n", ret);
 		return ret;
 	}
 	/* a change after the first query is worth a line in the log */
@@ -77,9 +75,8 @@ int srpt_refresh_port(struct srpt_port *sport)
 	sport->gid = gid;
 	srpt_port_set_names(sport, &gid);
 	if (changed)
-		pr_info("%s-%u: GID 0 changed; port names now %s and %s\n",
-			dev_name(&sdev->device->dev), sport->port,
-			sport->guid_name, sport->gid_name);
+		srpt_port_info(sport, "GID 0 changed; port names now %s and %s\n",
+			       sport->guid_name, sport->gid_name);
 
 	if (!rdma_protocol_iwarp(sdev->device, sport->port))
 		srpt_mad_register(sport);
@@ -136,8 +133,8 @@ static void srpt_event_handler(struct ib_event_handler *handler,
 		container_of(handler, struct srpt_device, event_handler);
 	struct srpt_port *sport;
 
-	pr_debug("%s: async event %s (%d)\n", dev_name(&sdev->device->dev),
-		 ib_event_msg(event->event), event->event);
+	srpt_dev_dbg(sdev, "async event %s (%d)\n",
+		     ib_event_msg(event->event), event->event);
 
 	switch (event->event) {
 	case IB_EVENT_PORT_ERR:
@@ -158,9 +155,8 @@ static void srpt_event_handler(struct ib_event_handler *handler,
 			schedule_work(&sport->work);
 		break;
 	default:
-		pr_err("%s: unexpected async event %s (%d)\n",
-		       dev_name(&sdev->device->dev),
-		       ib_event_msg(event->event), event->event);
+		srpt_dev_err(sdev, "unexpected async event %s (%d)\n",
+			     ib_event_msg(event->event), event->event);
 		break;
 	}
 }
@@ -208,12 +204,12 @@ static int srpt_wait_for_channels(struct srpt_device *sdev)
 					   SRPT_SRQ_WAIT_SLICE_SECS * HZ)) {
 			n = srpt_channel_count(sdev);
 			if (++slices >= SRPT_SRQ_WAIT_SLICES) {
-				pr_warn("%s: %d channel(s) still open; use_srq not changed\n",
-					dev_name(&sdev->device->dev), n);
+				srpt_dev_warn(sdev, "%d channel(s) still open; use_srq not changed\n",
+					      n);
 				return -EBUSY;
 			}
-			pr_info("%s: waiting for %d channel(s) to close before changing use_srq\n",
-				dev_name(&sdev->device->dev), n);
+			srpt_dev_info(sdev, "waiting for %d channel(s) to close before changing use_srq\n",
+				      n);
 		}
 	}
 	return 0;
@@ -234,9 +230,8 @@ static void srpt_ports_disable(struct srpt_device *sdev, bool use_srq,
 		mutex_lock(&sport->mutex);
 		if (sport->enabled) {
 			__set_bit(i, was_enabled);
-			pr_info("%s-%u: disabling the port to change use_srq to %d\n",
-				dev_name(&sdev->device->dev), sport->port,
-				use_srq);
+			srpt_port_info(sport, "disabling the port to change use_srq to %d\n",
+				       use_srq);
 			srpt_set_enabled(sport, false);
 		}
 		mutex_unlock(&sport->mutex);
@@ -326,14 +321,13 @@ int srpt_use_srq(struct srpt_device *sdev, bool use_srq)
 	smp_mb();
 	ret = srpt_wait_for_channels(sdev);
 	if (!ret)
-		ret = use_srq ? srpt_create_srq(sdev) : srpt_destroy_srq(sdev);
+		ret = use_srq ? srpt_srq_create(sdev) : srpt_srq_destroy(sdev);
 	srpt_ports_restore(sdev, was_enabled);
 	bitmap_free(was_enabled);
 
 	if (ret)
 		goto unlock;
-	pr_info("%s: use_srq is now %d\n", dev_name(&sdev->device->dev),
-		use_srq);
+	srpt_dev_info(sdev, "use_srq is now %d\n", use_srq);
 set_attr:
 	srpt_ports_set_use_srq(sdev, use_srq);
 unlock:
@@ -371,7 +365,7 @@ int srpt_add_one(struct ib_device *device)
 	u32 i;
 	int ret;
 
-	pr_debug("adding %s\n", dev_name(&device->dev));
+	pr_debug("%s: adding the device\n", dev_name(&device->dev));
 
 	sdev = srpt_sdev_alloc(device, device->phys_port_cnt);
 	if (!sdev) {
@@ -396,12 +390,12 @@ int srpt_add_one(struct ib_device *device)
 		ret = srpt_ib_cm_listen(sdev);
 		if (ret) {
 			if (!srpt_rdma_cm_get_port()) {
-				pr_err("%s: no IB CM listener (%d) and no RDMA/CM listener\n",
-				       dev_name(&device->dev), ret);
+				srpt_dev_err(sdev, "no IB CM listener (%d) and no RDMA/CM listener\n",
+					     ret);
 				goto dealloc_pd;
 			}
-			pr_warn("%s: no IB CM listener (%d); only RDMA/CM logins are possible\n",
-				dev_name(&device->dev), ret);
+			srpt_dev_warn(sdev, "no IB CM listener (%d); only RDMA/CM logins are possible\n",
+				      ret);
 		}
 	}
 
@@ -410,8 +404,8 @@ int srpt_add_one(struct ib_device *device)
 		INIT_WORK(&sdev->port[i - 1].work, srpt_refresh_port_work);
 		ret = srpt_refresh_port(&sdev->port[i - 1]);
 		if (ret) {
-			pr_err("%s-%u: port initialization failed (%d)\n",
-			       dev_name(&device->dev), i, ret);
+			srpt_port_err(&sdev->port[i - 1],
+				      "port initialization failed (%d)\n", ret);
 			srpt_unregister_mad_agents(sdev, i);
 			goto stop_cm;
 		}
@@ -425,9 +419,9 @@ int srpt_add_one(struct ib_device *device)
 	ib_set_client_data(device, &srpt_client, sdev);
 
 	for (i = 0; i < sdev->port_cnt; i++)
-		pr_info("%s-%u: port names %s and %s\n", dev_name(&device->dev),
-			sdev->port[i].port, sdev->port[i].guid_name,
-			sdev->port[i].gid_name);
+		srpt_port_info(&sdev->port[i], "port names %s and %s\n",
+			       sdev->port[i].guid_name,
+			       sdev->port[i].gid_name);
 	return 0;
 
 stop_cm:
@@ -437,7 +431,7 @@ dealloc_pd:
 put_sdev:
 	srpt_sdev_put(sdev);
 err:
-	pr_err("adding %s failed (%d)\n", dev_name(&device->dev), ret);
+	pr_err("%s: adding the device failed (%d)\n", dev_name(&device->dev), ret);
 	return ret;
 }
 
@@ -483,11 +477,11 @@ void srpt_remove_one(struct ib_device *device, void *client_data)
 		srpt_release_sport(&sdev->port[i]);
 
 	mutex_lock(&sdev->sdev_mutex);
-	if (srpt_destroy_srq(sdev))
-		pr_err("%s: leaking the SRQ\n", dev_name(&device->dev));
+	if (srpt_srq_destroy(sdev))
+		srpt_dev_err(sdev, "leaking the SRQ\n");
 	mutex_unlock(&sdev->sdev_mutex);
 
 	ib_dealloc_pd(sdev->pd);
-	pr_info("%s removed\n", dev_name(&device->dev));
+	srpt_dev_info(sdev, "removed\n");
 	srpt_sdev_put(sdev);
 }

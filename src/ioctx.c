@@ -358,7 +358,7 @@ static void srpt_unmap_rw_ctxs(struct srpt_send_ioctx *sio)
 }
 
 /* Tear down the rw contexts of @sio and free its first @n buffers. */
-void srpt_destroy_rw_ctxs(struct srpt_send_ioctx *sio, u32 n)
+void srpt_free_rw_ctxs(struct srpt_send_ioctx *sio, u32 n)
 {
 	u32 i;
 
@@ -521,14 +521,14 @@ int srpt_map_data_in(struct srpt_send_ioctx *sio)
 		return 0;
 	ret = srpt_map_rw_ctxs(sio, sio->cmd.data_length);
 	if (ret) {
-		pr_info_ratelimited("%s: no resources for the data of tag %#llx: %d\n",
-				    ch->sess_name, sio->cmd.tag, ret);
+		srpt_ch_info_ratelimited(ch, "no resources for the data of tag %#llx: %d\n",
+					 sio->cmd.tag, ret);
 		return ret;
 	}
 	if (1 + sio->n_rdma > srpt_sq_capacity(ch)) {
-		pr_warn_ratelimited("%s: tag %#llx needs %u send WRs, the send queue holds %u\n",
-				    ch->sess_name, sio->cmd.tag, 1 + sio->n_rdma,
-				    srpt_sq_capacity(ch));
+		srpt_ch_warn_ratelimited(ch, "tag %#llx needs %u send WRs, the send queue holds %u\n",
+					 sio->cmd.tag, 1 + sio->n_rdma,
+					 srpt_sq_capacity(ch));
 		srpt_unmap_rw_ctxs(sio);
 		return -ENOSPC;
 	}
@@ -635,7 +635,7 @@ int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 	return 0;
 
 unwind:
-	srpt_destroy_rw_ctxs(sio, sio->n_rw_ctx);
+	srpt_free_rw_ctxs(sio, sio->n_rw_ctx);
 	*sg = NULL;
 	*sg_cnt = 0;
 	return ret < 0 ? ret : -ENOMEM;
@@ -659,6 +659,6 @@ void srpt_put_send_ioctx(struct srpt_send_ioctx *sio)
 		srpt_repost_recv(ch, rio);
 	}
 	if (sio->n_rw_ctx || sio->data_charge)
-		srpt_destroy_rw_ctxs(sio, sio->n_rw_ctx);
+		srpt_free_rw_ctxs(sio, sio->n_rw_ctx);
 	target_free_tag(ch->sess, &sio->cmd);
 }

@@ -68,11 +68,11 @@ static void srpt_mad_send_handler(struct ib_mad_agent *agent,
 				  struct ib_mad_send_wc *wc)
 {
 	struct ib_mad_send_buf *send_buf = wc->send_buf;
+	struct srpt_port *sport = agent->context;
 
 	if (wc->status != IB_WC_SUCCESS)
-		pr_debug("%s-%u: DM reply not sent (status %d)\n",
-			 dev_name(&agent->device->dev), agent->port_num,
-			 wc->status);
+		srpt_port_dbg(sport, "DM reply not sent (status %d)\n",
+			      wc->status);
 	rdma_destroy_ah(send_buf->ah, RDMA_DESTROY_AH_SLEEPABLE);
 	ib_free_send_mad(send_buf);
 }
@@ -94,7 +94,6 @@ static void srpt_mad_recv_handler(struct ib_mad_agent *agent,
 				  struct ib_mad_recv_wc *recv_wc)
 {
 	struct srpt_port *sport = agent->context;
-	const char *dev = dev_name(&agent->device->dev);
 	struct srpt_dm_dev_info info;
 	struct ib_mad_send_buf *rsp;
 	struct ib_ah *ah;
@@ -104,16 +103,15 @@ static void srpt_mad_recv_handler(struct ib_mad_agent *agent,
 	if (!recv_wc)
 		return;
 	if (!recv_wc->recv_buf.mad || recv_wc->mad_len < SRPT_DM_MAD_SIZE) {
-		pr_warn_ratelimited("%s-%u: dropping a malformed DM MAD\n",
-				    dev, agent->port_num);
+		srpt_port_warn_ratelimited(sport, "dropping a malformed DM MAD\n");
 		goto free_recv;
 	}
 
 	ah = ib_create_ah_from_wc(agent->qp->pd, recv_wc->wc,
 				  recv_wc->recv_buf.grh, agent->port_num);
 	if (IS_ERR(ah)) {
-		pr_warn_ratelimited("%s-%u: no address handle for a DM reply (%ld)\n",
-				    dev, agent->port_num, PTR_ERR(ah));
+		srpt_port_warn_ratelimited(sport, "no address handle for a DM reply (%ld)\n",
+					   PTR_ERR(ah));
 		goto free_recv;
 	}
 
@@ -122,8 +120,8 @@ static void srpt_mad_recv_handler(struct ib_mad_agent *agent,
 				 IB_MGMT_DEVICE_HDR, IB_MGMT_DEVICE_DATA,
 				 GFP_KERNEL, IB_MGMT_BASE_VERSION);
 	if (IS_ERR(rsp)) {
-		pr_warn_ratelimited("%s-%u: no buffer for a DM reply (%ld)\n",
-				    dev, agent->port_num, PTR_ERR(rsp));
+		srpt_port_warn_ratelimited(sport, "no buffer for a DM reply (%ld)\n",
+					   PTR_ERR(rsp));
 		goto destroy_ah;
 	}
 	rsp->ah = ah;
@@ -132,15 +130,16 @@ static void srpt_mad_recv_handler(struct ib_mad_agent *agent,
 	status = srpt_dm_build_reply(rsp->mad,
 				     (const void *)recv_wc->recv_buf.mad,
 				     &info);
-	pr_debug("%s-%u: DM method %#x attr %#x mod %#x -> status %#x\n",
-		 dev, agent->port_num, recv_wc->recv_buf.mad->mad_hdr.method,
-		 be16_to_cpu(recv_wc->recv_buf.mad->mad_hdr.attr_id),
-		 be32_to_cpu(recv_wc->recv_buf.mad->mad_hdr.attr_mod), status);
+	srpt_port_dbg(sport, "DM method %#x attr %#x mod %#x -> status %#x\n",
+		      recv_wc->recv_buf.mad->mad_hdr.method,
+		      be16_to_cpu(recv_wc->recv_buf.mad->mad_hdr.attr_id),
+		      be32_to_cpu(recv_wc->recv_buf.mad->mad_hdr.attr_mod),
+		      status);
 
 	ret = ib_post_send_mad(rsp, NULL);
 	if (ret) {
-		pr_warn_ratelimited("%s-%u: sending a DM reply failed (%d)\n",
-				    dev, agent->port_num, ret);
+		srpt_port_warn_ratelimited(sport, "sending a DM reply failed (%d)\n",
+					   ret);
 		ib_free_send_mad(rsp);
 		goto destroy_ah;
 	}
@@ -197,8 +196,8 @@ void srpt_mad_register(struct srpt_port *sport)
 	ret = srpt_mad_set_cap(sport, true);
 	if (ret) {
 		if (!sport->mad_warned)
-			pr_warn("%s-%u: cannot set IsDeviceManagementSupported (%d), continuing without DM MADs; expected with SR-IOV\n",
-				dev_name(&device->dev), sport->port, ret);
+			srpt_port_warn(sport, "cannot set IsDeviceManagementSupported (%d), continuing without DM MADs; expected with SR-IOV\n",
+				       ret);
 		sport->mad_warned = true;
 		return;
 	}
@@ -216,16 +215,14 @@ void srpt_mad_register(struct srpt_port *sport)
 				      srpt_mad_recv_handler, sport, 0);
 	if (IS_ERR(agent)) {
 		if (!sport->mad_warned)
-			pr_warn("%s-%u: DM MAD agent registration failed (%ld), continuing without DM MADs\n",
-				dev_name(&device->dev), sport->port,
-				PTR_ERR(agent));
+			srpt_port_warn(sport, "DM MAD agent registration failed (%ld), continuing without DM MADs\n",
+				       PTR_ERR(agent));
 		sport->mad_warned = true;
 		srpt_mad_set_cap(sport, false);
 		return;
 	}
 	sport->mad_agent = agent;
-	pr_debug("%s-%u: DM MAD agent registered\n", dev_name(&device->dev),
-		 sport->port);
+	srpt_port_dbg(sport, "DM MAD agent registered\n");
 }
 
 /**
@@ -244,8 +241,8 @@ void srpt_mad_unregister(struct srpt_port *sport)
 		return;
 	ret = srpt_mad_set_cap(sport, false);
 	if (ret)
-		pr_warn("%s-%u: clearing IsDeviceManagementSupported failed (%d)\n",
-			dev_name(&sport->sdev->device->dev), sport->port, ret);
+		srpt_port_warn(sport, "clearing IsDeviceManagementSupported failed (%d)\n",
+			       ret);
 	ib_unregister_mad_agent(agent);
 	sport->mad_agent = NULL;
 }

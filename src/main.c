@@ -20,12 +20,12 @@
 /* Module parameters                                                      */
 /* ---------------------------------------------------------------------- */
 
-unsigned int srp_max_req_size = SRPT_DEFAULT_MAX_REQ_SIZE;
+unsigned int srp_max_req_size = SRPT_DEF_MAX_REQ_SIZE;
 module_param(srp_max_req_size, uint, 0444);
 MODULE_PARM_DESC(srp_max_req_size,
 		 "Largest SRP request IU accepted, in bytes (default 8276, minimum 996)");
 
-unsigned int srpt_srq_size = DEFAULT_SRPT_SRQ_SIZE;
+unsigned int srpt_srq_size = SRPT_DEF_SRQ_SIZE;
 module_param(srpt_srq_size, uint, 0444);
 MODULE_PARM_DESC(srpt_srq_size,
 		 "Depth of the per-HCA shared receive queue (4..65535, default 4095)");
@@ -34,7 +34,7 @@ MODULE_PARM_DESC(srpt_srq_size,
  * Per-channel budget of target-side data buffers, in MiB (see
  * srpt_charge_data() in ioctx.c). Not a parameter of the in-kernel driver.
  */
-unsigned int srpt_ch_data_mb = DEFAULT_SRPT_CH_DATA_MB;
+unsigned int srpt_ch_data_mb = SRPT_DEF_CH_DATA_MB;
 
 static int srpt_ch_data_mb_set(const char *val, const struct kernel_param *kp)
 {
@@ -43,9 +43,9 @@ static int srpt_ch_data_mb_set(const char *val, const struct kernel_param *kp)
 
 	if (ret)
 		return ret;
-	if (mb < 1 || mb > MAX_SRPT_CH_DATA_MB) {
+	if (mb < 1 || mb > SRPT_MAX_CH_DATA_MB) {
 		pr_warn("srpt_ch_data_mb=%u is out of range 1..%u\n", mb,
-			MAX_SRPT_CH_DATA_MB);
+			SRPT_MAX_CH_DATA_MB);
 		return -EINVAL;
 	}
 	*(unsigned int *)kp->arg = mb;
@@ -127,10 +127,10 @@ static int srpt_check_params(void)
 		       srp_max_req_size, SRPT_MIN_MAX_REQ_SIZE);
 		return -EINVAL;
 	}
-	if (srpt_srq_size < MIN_SRPT_SRQ_SIZE ||
-	    srpt_srq_size > MAX_SRPT_SRQ_SIZE) {
+	if (srpt_srq_size < SRPT_MIN_SRQ_SIZE ||
+	    srpt_srq_size > SRPT_MAX_SRQ_SIZE) {
 		pr_err("srpt_srq_size %u is outside %d..%d\n",
-		       srpt_srq_size, MIN_SRPT_SRQ_SIZE, MAX_SRPT_SRQ_SIZE);
+		       srpt_srq_size, SRPT_MIN_SRQ_SIZE, SRPT_MAX_SRQ_SIZE);
 		return -EINVAL;
 	}
 	return 0;

@@ -93,9 +93,9 @@ struct srpt_device *srpt_sdev_alloc(struct ib_device *device, u32 port_cnt)
 		INIT_LIST_HEAD(&sport->nexus_list);
 		atomic_set(&sport->ch_count, 0);
 		init_waitqueue_head(&sport->ch_wq);
-		sport->port_attrib.srp_max_rdma_size = DEFAULT_MAX_RDMA_SIZE;
-		sport->port_attrib.srp_max_rsp_size = DEFAULT_MAX_RSP_SIZE;
-		sport->port_attrib.srp_sq_size = DEF_SRPT_SQ_SIZE;
+		sport->port_attrib.srp_max_rdma_size = SRPT_DEF_MAX_RDMA_SIZE;
+		sport->port_attrib.srp_max_rsp_size = SRPT_DEF_MAX_RSP_SIZE;
+		sport->port_attrib.srp_sq_size = SRPT_DEF_SQ_SIZE;
 		sport->port_attrib.use_srq = false;
 	}
 	return sdev;

@@ -83,8 +83,8 @@ static int srpt_send_rsp(struct srpt_send_ioctx *sio, int len,
 	if (ret) {
 		srpt_set_cmd_state(sio, prev);
 		srpt_put_sq_wrs(ch, 1 + sio->n_rdma);
-		pr_info_ratelimited("%s: posting response failed: %d\n",
-				    ch->sess_name, ret);
+		srpt_ch_info_ratelimited(ch, "posting response failed: %d\n",
+					 ret);
 	}
 	return ret;
 }
@@ -169,8 +169,8 @@ static void srpt_drop_rsps(struct srpt_rdma_ch *ch, struct list_head *dropped)
 
 	list_for_each_entry_safe(sio, next, dropped, rsp_entry) {
 		list_del(&sio->rsp_entry);
-		pr_debug("%s: dropping deferred response of tag %#llx\n",
-			 ch->sess_name, sio->cmd.tag);
+		srpt_ch_dbg(ch, "dropping deferred response of tag %#llx\n",
+			    sio->cmd.tag);
 		srpt_drop_rsp(sio);
 	}
 }
@@ -269,8 +269,8 @@ static void srpt_defer_rsp(struct srpt_send_ioctx *sio, int len,
 
 	sio->rsp_len = len;
 	sio->rsp_state = state;
-	pr_warn_ratelimited("%s: IB send queue full, response of tag %#llx deferred\n",
-			    ch->sess_name, sio->cmd.tag);
+	srpt_ch_warn_ratelimited(ch, "IB send queue full, response of tag %#llx deferred\n",
+				 sio->cmd.tag);
 	spin_lock_irqsave(&ch->rsp_lock, flags);
 	list_add_tail(&sio->rsp_entry, &ch->rsp_wait_list);
 	/* The response is on the list before the room is read. */
@@ -423,9 +423,9 @@ static void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			pr_info_ratelimited("%s: RDMA READ of tag %#llx failed: %s\n",
-					    ch->sess_name, sio->cmd.tag,
-					    ib_wc_status_msg(wc->status));
+			srpt_ch_info_ratelimited(ch, "RDMA READ of tag %#llx failed: %s\n",
+						 sio->cmd.tag,
+						 ib_wc_status_msg(wc->status));
 		srpt_abort_cmd(sio);
 		return;
 	}
@@ -433,8 +433,8 @@ static void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 					SRPT_STATE_DATA_IN))
 		target_execute_cmd(&sio->cmd);
 	else
-		pr_err("%s: RDMA READ of tag %#llx completed in state %d\n",
-		       ch->sess_name, sio->cmd.tag, sio->state);
+		srpt_ch_err_ratelimited(ch, "RDMA READ of tag %#llx completed in state %d\n",
+					sio->cmd.tag, sio->state);
 }
 
 /**
@@ -464,8 +464,8 @@ int srpt_write_pending(struct se_cmd *cmd)
 	}
 
 	if (!srpt_get_sq_wrs(ch, n)) {
-		pr_warn_ratelimited("%s: IB send queue full (needed %d)\n",
-				    ch->sess_name, n);
+		srpt_ch_warn_ratelimited(ch, "IB send queue full (needed %d)\n",
+					 n);
 		return -ENOMEM;
 	}
 	cqe->done = srpt_rdma_read_done;
@@ -481,8 +481,8 @@ int srpt_write_pending(struct se_cmd *cmd)
 		srpt_set_cmd_state(sio, prev);
 		srpt_put_sq_wrs(ch, n);
 		srpt_post_deferred_rsps(ch);
-		pr_err_ratelimited("%s: posting RDMA READ of tag %#llx failed: %d\n",
-				   ch->sess_name, cmd->tag, ret);
+		srpt_ch_err_ratelimited(ch, "posting RDMA READ of tag %#llx failed: %d\n",
+					cmd->tag, ret);
 	}
 	return ret;
 }
@@ -555,9 +555,9 @@ static int srpt_build_cmd_rsp(struct srpt_send_ioctx *sio, u32 delta,
 				ch->max_ti_iu_len, &info);
 	if (len >= 0 && len - (int)sizeof(struct srpt_rsp) <
 	    (int)info.sense_len)
-		pr_warn_ratelimited("%s: sense data of tag %#llx truncated from %u to %d bytes\n",
-				    ch->sess_name, cmd->tag, info.sense_len,
-				    len - (int)sizeof(struct srpt_rsp));
+		srpt_ch_warn_ratelimited(ch, "sense data of tag %#llx truncated from %u to %d bytes\n",
+					 cmd->tag, info.sense_len,
+					 len - (int)sizeof(struct srpt_rsp));
 	return len;
 }
 
@@ -627,16 +627,16 @@ static int srpt_queue_response(struct se_cmd *cmd)
 	if (ret == -EAGAIN && new_state == SRPT_STATE_CMD_RSP_SENT &&
 	    cmd->se_dev) {
 		srpt_untake_credits(ch, delta);
-		pr_warn_ratelimited("%s: IB send queue full, response of tag %#llx retried\n",
-				    ch->sess_name, cmd->tag);
+		srpt_ch_warn_ratelimited(ch, "IB send queue full, response of tag %#llx retried\n",
+					 cmd->tag);
 		return -EAGAIN;
 	}
 	if (ret == -EAGAIN && !with_data) {
 		srpt_defer_rsp(sio, len, new_state);
 		return 0;
 	}
-	pr_warn_ratelimited("%s: dropping response of tag %#llx: %d\n",
-			    ch->sess_name, cmd->tag, ret);
+	srpt_ch_warn_ratelimited(ch, "dropping response of tag %#llx: %d\n",
+				 cmd->tag, ret);
 	srpt_drop_rsp(sio);
 	return 0;
 }

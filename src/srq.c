@@ -28,18 +28,18 @@ static void srpt_srq_event(struct ib_event *event, void *ctx)
 {
 	struct srpt_device *sdev = ctx;
 
-	pr_debug("%s: SRQ event %s (%d)\n", dev_name(&sdev->device->dev),
-		 ib_event_msg(event->event), event->event);
+	srpt_dev_dbg(sdev, "SRQ event %s (%d)\n",
+		     ib_event_msg(event->event), event->event);
 }
 
 /**
- * srpt_create_srq() - create the SRQ of an HCA and fill it.
+ * srpt_srq_create() - create the SRQ of an HCA and fill it.
  * @sdev: the HCA; the caller holds @sdev->sdev_mutex and no channel of the
  *	  HCA exists.
  *
  * Return: 0 on success or a negative errno (nothing is left allocated).
  */
-int srpt_create_srq(struct srpt_device *sdev)
+int srpt_srq_create(struct srpt_device *sdev)
 {
 	struct ib_srq_init_attr srq_attr = {
 		.event_handler	= srpt_srq_event,
@@ -57,8 +57,7 @@ int srpt_create_srq(struct srpt_device *sdev)
 	srq = ib_create_srq(sdev->pd, &srq_attr);
 	if (IS_ERR(srq)) {
 		ret = PTR_ERR(srq);
-		pr_err("%s: ib_create_srq() failed (%d)\n",
-		       dev_name(&sdev->device->dev), ret);
+		srpt_dev_err(sdev, "ib_create_srq() failed (%d)\n", ret);
 		return ret;
 	}
 
@@ -84,14 +83,13 @@ int srpt_create_srq(struct srpt_device *sdev)
 	for (i = 0; i < sdev->srq_size; i++) {
 		ret = srpt_post_recv(sdev, NULL, ring[i]);
 		if (ret) {
-			pr_err("%s: posting SRQ receive %d failed (%d)\n",
-			       dev_name(&sdev->device->dev), i, ret);
+			srpt_dev_err(sdev, "posting SRQ receive %d failed (%d)\n",
+				     i, ret);
 			goto undo;
 		}
 	}
 
-	pr_debug("%s: created SRQ with %d entries\n",
-		 dev_name(&sdev->device->dev), sdev->srq_size);
+	srpt_dev_dbg(sdev, "created SRQ with %d entries\n", sdev->srq_size);
 	return 0;
 
 undo:
@@ -164,7 +162,7 @@ void srpt_srq_unreserve(struct srpt_device *sdev, int credits)
 }
 
 /**
- * srpt_destroy_srq() - destroy the SRQ of an HCA and free its ring.
+ * srpt_srq_destroy() - destroy the SRQ of an HCA and free its ring.
  * @sdev: the HCA; the caller holds @sdev->sdev_mutex.
  *
  * The RDMA core refuses to destroy an SRQ that a QP still uses; in that
@@ -173,7 +171,7 @@ void srpt_srq_unreserve(struct srpt_device *sdev, int credits)
  * Return: 0 on success (or if there is no SRQ), else the negative errno of
  * ib_destroy_srq() (-EBUSY while a QP uses the SRQ).
  */
-int srpt_destroy_srq(struct srpt_device *sdev)
+int srpt_srq_destroy(struct srpt_device *sdev)
 {
 	int ret;
 
@@ -190,8 +188,8 @@ int srpt_destroy_srq(struct srpt_device *sdev)
 	else
 		ret = ib_destroy_srq_user(sdev->srq, NULL);
 	if (ret) {
-		pr_warn("%s: the SRQ is still in use (%d); keeping it\n",
-			dev_name(&sdev->device->dev), ret);
+		srpt_dev_warn(sdev, "the SRQ is still in use (%d); keeping it\n",
+			      ret);
 		return ret;
 	}
 
@@ -203,6 +201,6 @@ int srpt_destroy_srq(struct srpt_device *sdev)
 	sdev->req_buf_cache = NULL;
 	sdev->use_srq = false;
 	atomic_set(&sdev->srq_credits, 0);
-	pr_debug("%s: destroyed the SRQ\n", dev_name(&sdev->device->dev));
+	srpt_dev_dbg(sdev, "destroyed the SRQ\n");
 	return 0;
 }

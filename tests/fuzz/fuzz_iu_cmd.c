@@ -15,7 +15,7 @@
 
 #include "srpt_iu.h"
 
-#define BUF_SIZE	SRPT_DEFAULT_MAX_REQ_SIZE
+#define BUF_SIZE	SRPT_DEF_MAX_REQ_SIZE
 
 static const u32 imm_offsets[8] = { 0, 80, 64, 68, 52, 96, 4, 8192 };
 

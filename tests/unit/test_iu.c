@@ -14,7 +14,7 @@
 #include "srpt_iu.h"
 #include "unit.h"
 
-#define BUF_SIZE	SRPT_DEFAULT_MAX_REQ_SIZE
+#define BUF_SIZE	SRPT_DEF_MAX_REQ_SIZE
 #define IMM_OFF		80
 
 static u8 scratch[BUF_SIZE];

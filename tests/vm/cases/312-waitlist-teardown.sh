@@ -20,7 +20,7 @@
 # still gets an answer; at the end the module unloads.
 # vmtest-timeout: 420
 
-RQ=128			# MAX_SRPT_RQ_SIZE: tags and receive ring of a channel
+RQ=128			# SRPT_MAX_RQ_SIZE: tags and receive ring of a channel
 N=$((2 * RQ))
 # Every null_blk request completes after 4 s (null_blk times out requests
 # that take much longer): all commands are still in

@@ -40,7 +40,7 @@
 # runner's dmesg check); at the end the module unloads.
 # vmtest-timeout: 420
 
-RQ=128			# MAX_SRPT_RQ_SIZE: LIO tags of a channel
+RQ=128			# SRPT_MAX_RQ_SIZE: LIO tags of a channel
 W=3			# IUs left waiting for a tag
 N=$((RQ + W))
 DELAY_MS=8000
