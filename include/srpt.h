@@ -389,9 +389,9 @@ enum srpt_command_state {
  *	       struct srpt_rdma_ch).
  * @data_charge: bytes this command charged to srpt_rdma_ch.data_bytes.
  * @rsp_entry: node in srpt_rdma_ch.rsp_wait_list while the response waits
- *	       for send queue room (srpt_defer_rsp()).
+ *	       for send queue room (srpt_rsp_defer()).
  * @rsp_len: length of that response, already built in the send buffer.
- * @rsp_delta: credits it grants (taken by srpt_take_credits()).
+ * @rsp_delta: credits it grants (taken by srpt_credits_take()).
  * @rsp_state: state the command enters when it is posted.
  * @sense_data: sense buffer given to LIO.
  */
@@ -449,9 +449,9 @@ struct srpt_send_ioctx {
  * @max_rsp_size: size of each send buffer.
  * @sq_wr_avail: send queue WRs still available for responses and RDMA
  *		 (the QP has SRPT_SQ_SPARE_WRS more for the zero-length
- *		 writes and the drain). Taken only with srpt_get_sq_wrs()
+ *		 writes and the drain). Taken only with srpt_sq_wrs_get()
  *		 (compare-and-exchange, never below what is free), given
- *		 back with srpt_put_sq_wrs() (full barrier, then a look at
+ *		 back with srpt_sq_wrs_put() (full barrier, then a look at
  *		 @rsp_wait_list).
  * @sq_wr_max: the most send WRs one command may need: half the send queue
  *	       srp_sq_size asked for, and never more than @sq_wr_avail was
@@ -484,12 +484,12 @@ struct srpt_send_ioctx {
  *		   connecting or every LIO tag is in use, so later IUs never
  *		   overtake it.
  * @wait_busy: a srpt_process_wait_list() call is handling IUs; only that
- *	       call takes IUs off @cmd_wait_list. srpt_close_wait_list() waits
+ *	       call takes IUs off @cmd_wait_list. srpt_wait_list_close() waits
  *	       for it to drop (wait_var_event()).
  * @wait_again: something changed (a tag was freed, the channel went live)
  *		while @wait_busy was set: the busy caller tries the head IU
  *		again before it stops.
- * @wait_closed: set by the release work (srpt_close_wait_list()); from then
+ * @wait_closed: set by the release work (srpt_wait_list_close()); from then
  *		 on no IU is handled, so no send context is allocated and
  *		 nothing is posted for an IU any more.
  * @wait_work: processes @cmd_wait_list when a tag is freed outside the CQ
@@ -502,12 +502,12 @@ struct srpt_send_ioctx {
  * @rsp_wait_list: responses without data that found the send queue full
  *		   and that LIO cannot retry (driver-built responses, TMF
  *		   responses, commands without a device), oldest first;
- *		   posted by srpt_post_deferred_rsps() after send queue
+ *		   posted by srpt_rsp_list_kick() after send queue
  *		   entries come back. A response stays on it until its send
  *		   queue entry is reserved, so a lockless list_empty_careful()
  *		   after giving room back never misses one (see
- *		   srpt_post_deferred_rsps()).
- * @rsp_closed: set by the release work (srpt_close_rsp_list()) first of
+ *		   srpt_rsp_list_kick()).
+ * @rsp_closed: set by the release work (srpt_rsp_list_close()) first of
  *		all; from then on deferred responses are dropped, never
  *		posted.
  * @pkey: partition key of the connection.
@@ -520,13 +520,13 @@ struct srpt_send_ioctx {
  * @srq_credits: credits taken from srpt_device.srq_credits, given back
  *		 by srpt_free_ch(); 0 without SRQ.
  * @short_ius: IUs dropped because they were too short to carry a tag
- *	       (srpt_drop_short_iu()); only touched from CQ context.
+ *	       (srpt_recv_drop_short()); only touched from CQ context.
  *
  * Teardown (srpt_close_ch(), then srpt_release_channel_work()), in order:
  *  1. the QP goes to the error state and the @close_cqe write is posted;
  *     its completion proves every earlier send WR has completed and
  *     schedules the release work;
- *  2. the list of deferred responses is closed (srpt_close_rsp_list()):
+ *  2. the list of deferred responses is closed (srpt_rsp_list_close()):
  *     what is on it is dropped, and so is, at once, every response
  *     deferred later, never posted. This comes first: a TMF response or
  *     the response of a command without a device waiting there is a
@@ -709,7 +709,7 @@ int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 		       const struct srpt_cmd_desc *desc,
 		       struct scatterlist **sg, u32 *sg_cnt);
 void srpt_free_rw_ctxs(struct srpt_send_ioctx *sio, u32 n);
-int srpt_map_data_in(struct srpt_send_ioctx *sio);
+int srpt_data_in_map(struct srpt_send_ioctx *sio);
 
 /* cmd.c: receiving IUs, starting commands, ending them (their tags free) */
 void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -717,8 +717,8 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void srpt_release_cmd(struct se_cmd *cmd);
 void srpt_process_wait_list(struct srpt_rdma_ch *ch);
 void srpt_wait_list_work(struct work_struct *w);
-void srpt_kick_wait_list(struct srpt_rdma_ch *ch);
-void srpt_close_wait_list(struct srpt_rdma_ch *ch);
+void srpt_wait_list_kick(struct srpt_rdma_ch *ch);
+void srpt_wait_list_close(struct srpt_rdma_ch *ch);
 
 /* rsp.c: data transfer, responses and the LIO command callbacks */
 void srpt_local_cmd_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 status,
@@ -731,7 +731,7 @@ int srpt_queue_data_in(struct se_cmd *cmd);
 int srpt_queue_status(struct se_cmd *cmd);
 void srpt_queue_tm_rsp(struct se_cmd *cmd);
 void srpt_aborted_task(struct se_cmd *cmd);
-void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch);
-void srpt_close_rsp_list(struct srpt_rdma_ch *ch);
+void srpt_rsp_list_kick(struct srpt_rdma_ch *ch);
+void srpt_rsp_list_close(struct srpt_rdma_ch *ch);
 
 #endif /* SRPT_H */

@@ -29,8 +29,8 @@
  *			     completions frees the session, the QP or the
  *			     send ring inside the sleep (issue 10 findings 2
  *			     and 4).
- * @SRPT_DBG_DEFER_REQUEUE: srpt_post_deferred_rsps() called by
- *			    srpt_defer_rsp() (a response that found the send
+ * @SRPT_DBG_DEFER_REQUEUE: srpt_rsp_list_kick() called by
+ *			    srpt_rsp_defer() (a response that found the send
  *			    queue full, from LIO's TMR work or the wait list
  *			    work, never from a completion), after the head
  *			    of the list of deferred responses did not fit in

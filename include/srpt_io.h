@@ -54,13 +54,13 @@ static inline bool srpt_test_and_set_cmd_state(struct srpt_send_ioctx *sio,
 }
 
 /**
- * srpt_return_credit() - add one credit to the next response.
+ * srpt_credit_return() - add one credit to the next response.
  * @ch: channel.
  *
  * For an IU that gets no response of its own (docs/design.md, "Every
  * credit comes back").
  */
-static inline void srpt_return_credit(struct srpt_rdma_ch *ch)
+static inline void srpt_credit_return(struct srpt_rdma_ch *ch)
 {
 	atomic_inc(&ch->req_lim_delta);
 }
@@ -107,7 +107,7 @@ static inline int srpt_post_recv(struct srpt_device *sdev,
 }
 
 /* Repost a receive buffer, logging a failure (the QP is then dying). */
-static inline void srpt_repost_recv(struct srpt_rdma_ch *ch,
+static inline void srpt_recv_repost(struct srpt_rdma_ch *ch,
 				    struct srpt_recv_ioctx *rio)
 {
 	int ret = srpt_post_recv(ch->sport->sdev, ch, rio);
@@ -167,7 +167,7 @@ srpt_get_send_ioctx(struct srpt_rdma_ch *ch)
 }
 
 /**
- * srpt_get_sq_wrs() - reserve send queue entries.
+ * srpt_sq_wrs_get() - reserve send queue entries.
  * @ch: channel.
  * @n: entries wanted.
  *
@@ -182,7 +182,7 @@ srpt_get_send_ioctx(struct srpt_rdma_ch *ch)
  *
  * Return: true if the entries are now the caller's.
  */
-static inline bool srpt_get_sq_wrs(struct srpt_rdma_ch *ch, int n)
+static inline bool srpt_sq_wrs_get(struct srpt_rdma_ch *ch, int n)
 {
 	int avail = atomic_read(&ch->sq_wr_avail);
 
@@ -194,21 +194,21 @@ static inline bool srpt_get_sq_wrs(struct srpt_rdma_ch *ch, int n)
 }
 
 /**
- * srpt_put_sq_wrs() - give back send queue entries.
+ * srpt_sq_wrs_put() - give back send queue entries.
  * @ch: channel.
  * @n: entries, from a completion or from a post that failed.
  *
  * The full barrier orders the new room before the caller's lockless look
- * at the list of deferred responses (srpt_post_deferred_rsps()); it pairs
- * with the smp_mb() of srpt_defer_rsp() between adding to the list and
- * reading the room. Every caller must call srpt_post_deferred_rsps()
- * afterwards, except srpt_run_rsp_list(), which holds @ch->rsp_lock and
+ * at the list of deferred responses (srpt_rsp_list_kick()); it pairs
+ * with the smp_mb() of srpt_rsp_defer() between adding to the list and
+ * reading the room. Every caller must call srpt_rsp_list_kick()
+ * afterwards, except srpt_rsp_list_run(), which holds @ch->rsp_lock and
  * goes on with the list itself.
  */
-static inline void srpt_put_sq_wrs(struct srpt_rdma_ch *ch, int n)
+static inline void srpt_sq_wrs_put(struct srpt_rdma_ch *ch, int n)
 {
 	atomic_add(n, &ch->sq_wr_avail);
-	/* the room before the look at the list: see srpt_post_deferred_rsps() */
+	/* the room before the look at the list: see srpt_rsp_list_kick() */
 	smp_mb__after_atomic();
 }
 

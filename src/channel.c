@@ -632,8 +632,8 @@ void srpt_ch_destroy_unstarted(struct srpt_rdma_ch *ch)
 {
 	WARN_ON_ONCE(ch->sess);
 	/* IUs received while connecting: SRQ buffers go back to the SRQ. */
-	srpt_close_wait_list(ch);
-	srpt_close_rsp_list(ch);
+	srpt_wait_list_close(ch);
+	srpt_rsp_list_close(ch);
 	srpt_ch_destroy_qp(ch);
 	srpt_ch_free_rings(ch);
 	if (ch->using_rdma_cm)
@@ -814,7 +814,7 @@ static void srpt_release_channel_work(struct work_struct *w)
 	WARN_ON_ONCE(srpt_get_ch_state(ch) != CH_DISCONNECTED);
 
 	/* The steps are explained next to struct srpt_rdma_ch. */
-	srpt_close_rsp_list(ch);
+	srpt_rsp_list_close(ch);
 	if (ch->using_rdma_cm) {
 		rdma_destroy_id(ch->rdma_cm.cm_id);
 		ch->rdma_cm.cm_id = NULL;
@@ -826,7 +826,7 @@ static void srpt_release_channel_work(struct work_struct *w)
 		srpt_compat_stop_session(ch->sess);
 		target_wait_for_sess_cmds(ch->sess);
 	}
-	srpt_close_wait_list(ch);
+	srpt_wait_list_close(ch);
 	if (ch->qp)
 		srpt_ch_drain_qp(ch);
 	if (ch->sess) {
@@ -976,7 +976,7 @@ void srpt_close_session(struct se_session *se_sess)
  * Disconnect and close every channel of @sport whose session is in @tpg, or
  * every channel of the port if @tpg is NULL. Caller holds sport->mutex.
  */
-static void srpt_close_channels(struct srpt_port *sport,
+static void srpt_channels_close(struct srpt_port *sport,
 				struct se_portal_group *tpg)
 {
 	struct srpt_nexus *nexus;
@@ -1012,7 +1012,7 @@ void srpt_set_enabled(struct srpt_port *sport, bool enabled)
 		return;
 	sport->enabled = enabled;
 	if (!enabled)
-		srpt_close_channels(sport, NULL);
+		srpt_channels_close(sport, NULL);
 }
 
 /**
@@ -1036,11 +1036,11 @@ void srpt_tpg_set_enabled(struct srpt_port *sport, struct srpt_tpg *stpg,
 
 	stpg->enabled = enabled;
 	if (!enabled)
-		srpt_close_channels(sport, &stpg->tpg);
+		srpt_channels_close(sport, &stpg->tpg);
 	srpt_set_enabled(sport, port_enabled);
 }
 
-static void srpt_log_channels(struct srpt_port *sport)
+static void srpt_channels_log(struct srpt_port *sport)
 {
 	struct srpt_nexus *nexus;
 	struct srpt_rdma_ch *ch;
@@ -1086,7 +1086,7 @@ void srpt_release_sport(struct srpt_port *sport)
 		n = atomic_read(&sport->ch_count);
 		srpt_port_info(sport, "waiting for unregistration of %d sessions\n",
 			       n);
-		srpt_log_channels(sport);
+		srpt_channels_log(sport);
 	}
 
 	mutex_lock(&sport->mutex);

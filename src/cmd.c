@@ -30,7 +30,7 @@
  * be handled yet (channel connecting, no free tag) stays at the head, so
  * IUs are started in arrival order. ch->wait_lock protects the list and
  * the flags but is never held while an IU is handled; the release work
- * closes the list (srpt_close_wait_list()) before it drains the QP.
+ * closes the list (srpt_wait_list_close()) before it drains the QP.
  *
  * Where this differs from the in-kernel driver (docs/design.md, "Where we
  * differ from the in-kernel driver and why"):
@@ -42,12 +42,12 @@
  *  - every IU that used a credit returns it: IUs that get no response add
  *    it to req_lim_delta, so it rides on the next SRP_RSP; SRP_CRED_RSP and
  *    SRP_AER_RSP use none and return none (srpt_iu_uses_credit());
- *  - an IU too short to carry its tag is dropped (srpt_drop_short_iu()),
+ *  - an IU too short to carry its tag is dropped (srpt_recv_drop_short()),
  *    and no tag is ever read beyond the bytes received;
  *  - the SRP task attribute is passed to LIO;
  *  - the RDMA WRITEs of read data are set up when the response is queued
  *    and cover only the bytes LIO produced, not the whole descriptor
- *    (srpt_map_data_in());
+ *    (srpt_data_in_map());
  *  - the data buffers one channel holds are bounded (srpt_charge_data()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -149,7 +149,7 @@ static int srpt_cmd_data(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio,
 		srpt_local_cmd_rsp(sio, tag, SAM_STAT_BUSY, 0, 0, 0);
 		return ret;
 	}
-	/* Data-in is mapped and checked in srpt_map_data_in(). */
+	/* Data-in is mapped and checked in srpt_data_in_map(). */
 	if (1 + sio->n_rdma > srpt_sq_capacity(ch)) {
 		srpt_ch_warn_ratelimited(ch, "tag %#llx needs %u send WRs, the send queue holds %u\n",
 					 tag, 1 + sio->n_rdma,
@@ -187,7 +187,7 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 	u32 sg_cnt;
 	int ret;
 
-	/* srpt_try_iu() dropped IUs too short to carry a tag. */
+	/* srpt_recv_try() dropped IUs too short to carry a tag. */
 	if (WARN_ON_ONCE(srpt_iu_tag(srp_cmd, rio->byte_len, &cmd->tag)))
 		cmd->tag = 0;
 	ret = srpt_iu_parse_cmd(srp_cmd, rio->byte_len, srp_max_req_size,
@@ -259,7 +259,7 @@ static void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
 	u64 tag;
 	int ret;
 
-	/* srpt_try_iu() dropped IUs too short to carry a tag. */
+	/* srpt_recv_try() dropped IUs too short to carry a tag. */
 	if (WARN_ON_ONCE(srpt_iu_tag(tsk, rio->byte_len, &tag)))
 		tag = 0;
 	srpt_set_cmd_state(sio, SRPT_STATE_MGMT);
@@ -284,7 +284,7 @@ static void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
 }
 
 /**
- * srpt_drop_short_iu() - discard an IU too short to carry its tag.
+ * srpt_recv_drop_short() - discard an IU too short to carry its tag.
  * @ch: channel it arrived on.
  * @rio: receive context.
  * @opcode: its opcode, negative for a 0-byte IU.
@@ -303,18 +303,18 @@ static void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
  *
  * Context: the channel's CQ context.
  */
-static void srpt_drop_short_iu(struct srpt_rdma_ch *ch,
-			       struct srpt_recv_ioctx *rio, int opcode)
+static void srpt_recv_drop_short(struct srpt_rdma_ch *ch,
+				 struct srpt_recv_ioctx *rio, int opcode)
 {
 	ch->short_ius++;
 	srpt_ch_warn_ratelimited(ch, "dropped an IU of %u bytes (opcode %d), too short to carry a tag (%u on this channel)\n",
 				 rio->byte_len, opcode, ch->short_ius);
 	if (srpt_iu_uses_credit(opcode))
-		srpt_return_credit(ch);
+		srpt_credit_return(ch);
 }
 
 /**
- * srpt_try_iu() - handle one received information unit if possible.
+ * srpt_recv_try() - handle one received information unit if possible.
  * @ch: channel it arrived on.
  * @rio: receive context, already taken off the wait list.
  *
@@ -323,7 +323,7 @@ static void srpt_drop_short_iu(struct srpt_rdma_ch *ch,
  * tag; nothing was done); true if it was consumed (its buffer is reposted
  * or lent to the command).
  */
-static bool srpt_try_iu(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
+static bool srpt_recv_try(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
 {
 	struct srpt_send_ioctx *sio = NULL;
 	bool lent = false;
@@ -336,7 +336,7 @@ static bool srpt_try_iu(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
 	iu = rio->ioctx.buf + rio->ioctx.offset;
 	opcode = srpt_iu_opcode(iu, rio->byte_len);
 	if (unlikely(rio->byte_len < SRPT_MIN_TAGGED_IU_LEN)) {
-		srpt_drop_short_iu(ch, rio, opcode);
+		srpt_recv_drop_short(ch, rio, opcode);
 		opcode = -EMSGSIZE;
 	} else if (opcode == SRPT_OP_CMD || opcode == SRPT_OP_TSK_MGMT) {
 		if (unlikely(!ch->sess)) {
@@ -358,7 +358,7 @@ static bool srpt_try_iu(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
 		break;
 	case SRPT_OP_I_LOGOUT:
 		srpt_ch_err_ratelimited(ch, "SRP_I_LOGOUT is not supported\n");
-		srpt_return_credit(ch);
+		srpt_credit_return(ch);
 		break;
 	case SRPT_OP_CRED_RSP:
 	case SRPT_OP_AER_RSP:
@@ -366,16 +366,16 @@ static bool srpt_try_iu(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
 		srpt_ch_dbg(ch, "received IU with opcode %#x\n", opcode);
 		break;
 	case -EMSGSIZE:
-		/* srpt_drop_short_iu() gave the credit back if one was used. */
+		/* srpt_recv_drop_short() gave the credit back if one was used. */
 		break;
 	default:
 		srpt_ch_err_ratelimited(ch, "unexpected IU with opcode %#x (%u bytes)\n",
 					opcode, rio->byte_len);
-		srpt_return_credit(ch);
+		srpt_credit_return(ch);
 		break;
 	}
 	if (!lent)
-		srpt_repost_recv(ch, rio);
+		srpt_recv_repost(ch, rio);
 	return true;
 }
 
@@ -384,7 +384,7 @@ static bool srpt_try_iu(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
  * the device's SRQ goes back to the SRQ, which other channels share; a
  * buffer of the channel's own ring is freed with the ring.
  */
-static void srpt_drop_iu(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
+static void srpt_recv_drop(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
 {
 	struct srpt_device *sdev = ch->sport->sdev;
 	int ret;
@@ -430,7 +430,7 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		 * error state now.
 		 */
 		if (wc->qp->srq)
-			srpt_repost_recv(ch, rio);
+			srpt_recv_repost(ch, rio);
 		return;
 	}
 	rio->byte_len = wc->byte_len;
@@ -454,7 +454,7 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	spin_unlock_irqrestore(&ch->wait_lock, flags);
 	if (closed)
-		srpt_drop_iu(ch, rio);
+		srpt_recv_drop(ch, rio);
 	else
 		srpt_process_wait_list(ch);
 }
@@ -499,7 +499,7 @@ void srpt_process_wait_list(struct srpt_rdma_ch *ch)
 		ch->wait_again = false;
 		spin_unlock_irqrestore(&ch->wait_lock, flags);
 
-		done = srpt_try_iu(ch, rio);
+		done = srpt_recv_try(ch, rio);
 
 		spin_lock_irqsave(&ch->wait_lock, flags);
 		if (done)
@@ -525,7 +525,7 @@ void srpt_wait_list_work(struct work_struct *w)
 }
 
 /**
- * srpt_kick_wait_list() - a tag was freed outside the CQ work.
+ * srpt_wait_list_kick() - a tag was freed outside the CQ work.
  * @ch: channel.
  *
  * Queues ch->wait_work if IUs are waiting and the list is still open, so
@@ -534,7 +534,7 @@ void srpt_wait_list_work(struct work_struct *w)
  *
  * Context: any.
  */
-void srpt_kick_wait_list(struct srpt_rdma_ch *ch)
+void srpt_wait_list_kick(struct srpt_rdma_ch *ch)
 {
 	unsigned long flags;
 
@@ -545,7 +545,7 @@ void srpt_kick_wait_list(struct srpt_rdma_ch *ch)
 }
 
 /**
- * srpt_close_wait_list() - stop handling IUs on a channel being released.
+ * srpt_wait_list_close() - stop handling IUs on a channel being released.
  * @ch: channel; its LIO session is stopped and LIO's commands are done.
  *
  * After this returns no IU of @ch is handled any more: the caller handling
@@ -555,7 +555,7 @@ void srpt_kick_wait_list(struct srpt_rdma_ch *ch)
  *
  * Context: process context (the release work).
  */
-void srpt_close_wait_list(struct srpt_rdma_ch *ch)
+void srpt_wait_list_close(struct srpt_rdma_ch *ch)
 {
 	struct srpt_recv_ioctx *rio, *tmp;
 	unsigned long flags;
@@ -572,7 +572,7 @@ void srpt_close_wait_list(struct srpt_rdma_ch *ch)
 	spin_unlock_irqrestore(&ch->wait_lock, flags);
 	list_for_each_entry_safe(rio, tmp, &left, wait_list) {
 		list_del_init(&rio->wait_list);
-		srpt_drop_iu(ch, rio);
+		srpt_recv_drop(ch, rio);
 	}
 }
 
@@ -595,7 +595,7 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	state = srpt_set_cmd_state(sio, SRPT_STATE_DONE);
 	WARN_ON_ONCE(state != SRPT_STATE_CMD_RSP_SENT &&
 		     state != SRPT_STATE_MGMT_RSP_SENT);
-	srpt_put_sq_wrs(ch, 1 + sio->n_rdma);
+	srpt_sq_wrs_put(ch, 1 + sio->n_rdma);
 	if (unlikely(wc->status != IB_WC_SUCCESS &&
 		     wc->status != IB_WC_WR_FLUSH_ERR))
 		srpt_ch_info_ratelimited(ch, "sending response failed: %s\n",
@@ -611,7 +611,7 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 					sio->cmd.tag);
 	}
 
-	srpt_post_deferred_rsps(ch);
+	srpt_rsp_list_kick(ch);
 	srpt_process_wait_list(ch);
 }
 
@@ -632,5 +632,5 @@ void srpt_release_cmd(struct se_cmd *cmd)
 	WARN_ON_ONCE(sio->state != SRPT_STATE_DONE &&
 		     !(cmd->transport_state & CMD_T_ABORTED));
 	srpt_put_send_ioctx(sio);
-	srpt_kick_wait_list(ch);
+	srpt_wait_list_kick(ch);
 }

@@ -182,7 +182,7 @@ static int srpt_channel_count(struct srpt_device *sdev)
 }
 
 /**
- * srpt_wait_for_channels() - wait until no port of an HCA has a channel.
+ * srpt_channels_wait() - wait until no port of an HCA has a channel.
  * @sdev: the HCA; every port is disabled.
  *
  * Waits in slices of SRPT_SRQ_WAIT_SLICE_SECS seconds and logs the number
@@ -191,7 +191,7 @@ static int srpt_channel_count(struct srpt_device *sdev)
  * Return: 0 once no channel is left, -EBUSY after SRPT_SRQ_WAIT_SLICES
  * slices.
  */
-static int srpt_wait_for_channels(struct srpt_device *sdev)
+static int srpt_channels_wait(struct srpt_device *sdev)
 {
 	int n, slices = 0;
 	u32 i;
@@ -319,7 +319,7 @@ int srpt_use_srq(struct srpt_device *sdev, bool use_srq)
 	 * login sees the port disabled or the wait below sees the channel.
 	 */
 	smp_mb();
-	ret = srpt_wait_for_channels(sdev);
+	ret = srpt_channels_wait(sdev);
 	if (!ret)
 		ret = use_srq ? srpt_srq_create(sdev) : srpt_srq_destroy(sdev);
 	srpt_ports_restore(sdev, was_enabled);

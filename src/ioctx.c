@@ -500,7 +500,7 @@ static int srpt_map_rw_ctxs(struct srpt_send_ioctx *sio, u32 limit)
 }
 
 /**
- * srpt_map_data_in() - set up the RDMA WRITEs of the data of a read.
+ * srpt_data_in_map() - set up the RDMA WRITEs of the data of a read.
  * @sio: send context of a data-in command whose response is being queued.
  *
  * Only se_cmd->data_length bytes are mapped (see srpt_map_rw_ctxs()). A
@@ -512,7 +512,7 @@ static int srpt_map_rw_ctxs(struct srpt_send_ioctx *sio, u32 limit)
  * it needs more send WRs than the send queue holds), and then nothing is
  * set up.
  */
-int srpt_map_data_in(struct srpt_send_ioctx *sio)
+int srpt_data_in_map(struct srpt_send_ioctx *sio)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
 	int ret;
@@ -545,7 +545,7 @@ int srpt_map_data_in(struct srpt_send_ioctx *sio)
  * same reason), so their buffers are cleared. The descriptor was checked
  * against the received length, so the CDB bytes can be read.
  */
-static bool srpt_zero_data_in(const u8 *cdb)
+static bool srpt_data_in_zero(const u8 *cdb)
 {
 	switch (cdb[0]) {
 	case READ_6:
@@ -583,7 +583,7 @@ int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 {
 	const struct srpt_cmd *srp_cmd = iu;
 	bool data_in = sio->cmd.data_direction == DMA_FROM_DEVICE;
-	bool zero = data_in && srpt_zero_data_in(srp_cmd->cdb);
+	bool zero = data_in && srpt_data_in_zero(srp_cmd->cdb);
 	struct scatterlist *prev = NULL;
 	unsigned int prev_nents = 0;
 	u32 i, nbufs = desc->nbufs;
@@ -656,7 +656,7 @@ void srpt_put_send_ioctx(struct srpt_send_ioctx *sio)
 	if (rio) {
 		sio->recv_ioctx = NULL;
 		WARN_ON_ONCE(!list_empty(&rio->wait_list));
-		srpt_repost_recv(ch, rio);
+		srpt_recv_repost(ch, rio);
 	}
 	if (sio->n_rw_ctx || sio->data_charge)
 		srpt_free_rw_ctxs(sio, sio->n_rw_ctx);

@@ -25,7 +25,7 @@
  *    retries those of SCSI commands it owns (-EAGAIN); the others (built
  *    by the driver, TMF responses, commands without a device) wait on the
  *    channel's list of deferred responses until send completions give
- *    room back (srpt_defer_rsp()).
+ *    room back (srpt_rsp_defer()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,7 +37,7 @@
 #include "srpt_iu.h"
 
 /**
- * srpt_send_rsp() - post a response whose send queue room is reserved.
+ * srpt_rsp_send() - post a response whose send queue room is reserved.
  * @sio: send context; 1 + @sio->n_rdma entries are reserved for it.
  * @len: response length in bytes.
  * @with_data: put the RDMA WRITEs of the read data in front of the SEND.
@@ -46,11 +46,11 @@
  *
  * srpt_send_done() gives the room back. If ib_post_send() fails, the room
  * is given back here and the caller must look at the list of deferred
- * responses (see srpt_put_sq_wrs()).
+ * responses (see srpt_sq_wrs_put()).
  *
  * Return: 0 or the negative errno of ib_post_send().
  */
-static int srpt_send_rsp(struct srpt_send_ioctx *sio, int len,
+static int srpt_rsp_send(struct srpt_send_ioctx *sio, int len,
 			 bool with_data, enum srpt_command_state state)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
@@ -82,7 +82,7 @@ static int srpt_send_rsp(struct srpt_send_ioctx *sio, int len,
 	ret = ib_post_send(ch->qp, first_wr, NULL);
 	if (ret) {
 		srpt_set_cmd_state(sio, prev);
-		srpt_put_sq_wrs(ch, 1 + sio->n_rdma);
+		srpt_sq_wrs_put(ch, 1 + sio->n_rdma);
 		srpt_ch_info_ratelimited(ch, "posting response failed: %d\n",
 					 ret);
 	}
@@ -90,7 +90,7 @@ static int srpt_send_rsp(struct srpt_send_ioctx *sio, int len,
 }
 
 /**
- * srpt_post_rsp() - post the response held in the send buffer.
+ * srpt_rsp_post() - post the response held in the send buffer.
  * @sio: send context.
  * @len: response length in bytes.
  * @with_data: put the RDMA WRITEs of the read data in front of the SEND.
@@ -110,7 +110,7 @@ static int srpt_send_rsp(struct srpt_send_ioctx *sio, int len,
  * Return: 0; -EAGAIN if the send queue is full; another negative errno if
  * posting failed.
  */
-static int srpt_post_rsp(struct srpt_send_ioctx *sio, int len, bool with_data,
+static int srpt_rsp_post(struct srpt_send_ioctx *sio, int len, bool with_data,
 			 enum srpt_command_state state)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
@@ -118,16 +118,16 @@ static int srpt_post_rsp(struct srpt_send_ioctx *sio, int len, bool with_data,
 
 	if (!with_data)
 		sio->n_rdma = 0;
-	if (!srpt_get_sq_wrs(ch, 1 + sio->n_rdma))
+	if (!srpt_sq_wrs_get(ch, 1 + sio->n_rdma))
 		return -EAGAIN;
-	ret = srpt_send_rsp(sio, len, with_data, state);
+	ret = srpt_rsp_send(sio, len, with_data, state);
 	if (ret)
-		srpt_post_deferred_rsps(ch);
+		srpt_rsp_list_kick(ch);
 	return ret;
 }
 
 /* Credits granted by the next response: 1 plus the pending delta. */
-static u32 srpt_take_credits(struct srpt_rdma_ch *ch)
+static u32 srpt_credits_take(struct srpt_rdma_ch *ch)
 {
 	u32 delta = 1 + atomic_xchg(&ch->req_lim_delta, 0);
 
@@ -135,8 +135,8 @@ static u32 srpt_take_credits(struct srpt_rdma_ch *ch)
 	return delta;
 }
 
-/* Undo srpt_take_credits() for a response that was not sent. */
-static void srpt_untake_credits(struct srpt_rdma_ch *ch, u32 delta)
+/* Undo srpt_credits_take() for a response that was not sent. */
+static void srpt_credits_untake(struct srpt_rdma_ch *ch, u32 delta)
 {
 	atomic_sub(delta, &ch->req_lim);
 	atomic_add(delta - 1, &ch->req_lim_delta);
@@ -146,12 +146,12 @@ static void srpt_untake_credits(struct srpt_rdma_ch *ch, u32 delta)
  * Drop a response that was not posted: its credits go to a later response
  * and the command is freed (by LIO if it owns it).
  */
-static void srpt_drop_rsp(struct srpt_send_ioctx *sio)
+static void srpt_rsp_drop(struct srpt_send_ioctx *sio)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
 
-	srpt_untake_credits(ch, sio->rsp_delta);
-	srpt_return_credit(ch);
+	srpt_credits_untake(ch, sio->rsp_delta);
+	srpt_credit_return(ch);
 	srpt_set_cmd_state(sio, SRPT_STATE_DONE);
 	if (sio->local_rsp)
 		srpt_put_send_ioctx(sio);
@@ -160,10 +160,10 @@ static void srpt_drop_rsp(struct srpt_send_ioctx *sio)
 }
 
 /*
- * Drop the responses srpt_run_rsp_list() could not post (errors, closed
+ * Drop the responses srpt_rsp_list_run() could not post (errors, closed
  * list), outside @ch->rsp_lock: dropping frees commands.
  */
-static void srpt_drop_rsps(struct srpt_rdma_ch *ch, struct list_head *dropped)
+static void srpt_rsps_drop(struct srpt_rdma_ch *ch, struct list_head *dropped)
 {
 	struct srpt_send_ioctx *sio, *next;
 
@@ -171,15 +171,15 @@ static void srpt_drop_rsps(struct srpt_rdma_ch *ch, struct list_head *dropped)
 		list_del(&sio->rsp_entry);
 		srpt_ch_dbg(ch, "dropping deferred response of tag %#llx\n",
 			    sio->cmd.tag);
-		srpt_drop_rsp(sio);
+		srpt_rsp_drop(sio);
 	}
 }
 
 /**
- * srpt_run_rsp_list() - post deferred responses while they fit.
+ * srpt_rsp_list_run() - post deferred responses while they fit.
  * @ch: channel; the caller holds @ch->rsp_lock.
  * @dropped: responses that must be dropped are moved here.
- * @deferring: called by srpt_defer_rsp() (only the debug hook cares).
+ * @deferring: called by srpt_rsp_defer() (only the debug hook cares).
  *
  * Oldest first. The head stays on the list until its send queue room is
  * reserved: whoever gives room back while it waits finds the list
@@ -189,7 +189,7 @@ static void srpt_drop_rsps(struct srpt_rdma_ch *ch, struct list_head *dropped)
  * one. Once the release work has closed the list, everything on it is
  * dropped.
  */
-static void srpt_run_rsp_list(struct srpt_rdma_ch *ch,
+static void srpt_rsp_list_run(struct srpt_rdma_ch *ch,
 			      struct list_head *dropped, bool deferring)
 {
 	struct srpt_send_ioctx *sio;
@@ -202,36 +202,36 @@ static void srpt_run_rsp_list(struct srpt_rdma_ch *ch,
 			list_move_tail(&sio->rsp_entry, dropped);
 			continue;
 		}
-		if (!srpt_get_sq_wrs(ch, 1 + sio->n_rdma)) {
+		if (!srpt_sq_wrs_get(ch, 1 + sio->n_rdma)) {
 			if (deferring)
 				srpt_debug_spin(SRPT_DBG_DEFER_REQUEUE,
 						&ch->sq_wr_avail);
 			break;
 		}
 		list_del(&sio->rsp_entry);
-		if (srpt_send_rsp(sio, sio->rsp_len, false, sio->rsp_state))
+		if (srpt_rsp_send(sio, sio->rsp_len, false, sio->rsp_state))
 			list_add_tail(&sio->rsp_entry, dropped);
 	}
 }
 
 /**
- * srpt_post_deferred_rsps() - post the responses waiting for send queue room.
+ * srpt_rsp_list_kick() - post the responses waiting for send queue room.
  * @ch: channel.
  *
  * Called after send queue entries came back: by the send and RDMA READ
- * completions and after a post that failed (srpt_put_sq_wrs()). The list
+ * completions and after a post that failed (srpt_sq_wrs_put()). The list
  * is first looked at without the lock. That cannot miss a response that
  * is being deferred concurrently: the giver of room does atomic_add(),
- * full barrier, then reads the list; srpt_defer_rsp() adds to the list,
+ * full barrier, then reads the list; srpt_rsp_defer() adds to the list,
  * full barrier (smp_mb()), then reads the room. With both barriers at
  * least one side sees the other's store: either this look finds the list
- * non-empty, or srpt_defer_rsp() finds the room and posts the response
+ * non-empty, or srpt_rsp_defer() finds the room and posts the response
  * itself. The response stays on the list until its room is reserved
- * (srpt_run_rsp_list()), so "empty" here really means that nothing waits.
+ * (srpt_rsp_list_run()), so "empty" here really means that nothing waits.
  *
  * Context: any but under @ch->rsp_lock; takes it with interrupts disabled.
  */
-void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch)
+void srpt_rsp_list_kick(struct srpt_rdma_ch *ch)
 {
 	unsigned long flags;
 	LIST_HEAD(dropped);
@@ -239,13 +239,13 @@ void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch)
 	if (list_empty_careful(&ch->rsp_wait_list))
 		return;
 	spin_lock_irqsave(&ch->rsp_lock, flags);
-	srpt_run_rsp_list(ch, &dropped, false);
+	srpt_rsp_list_run(ch, &dropped, false);
 	spin_unlock_irqrestore(&ch->rsp_lock, flags);
-	srpt_drop_rsps(ch, &dropped);
+	srpt_rsps_drop(ch, &dropped);
 }
 
 /**
- * srpt_defer_rsp() - let a response wait for send queue room.
+ * srpt_rsp_defer() - let a response wait for send queue room.
  * @sio: send context; its send buffer holds the response, which grants
  *	 @sio->rsp_delta credits; it carries no data (n_rdma is 0).
  * @len: length of the response.
@@ -255,12 +255,12 @@ void srpt_post_deferred_rsps(struct srpt_rdma_ch *ch)
  * earlier WRs are outstanding, so a completion will give room back and post
  * it; the SRP credits bound how many responses can wait. The list is run
  * right away too, because those completions may all have come and gone
- * since srpt_post_rsp() found the queue full (see
- * srpt_post_deferred_rsps() for why one of the two sides always sees the
+ * since srpt_rsp_post() found the queue full (see
+ * srpt_rsp_list_kick() for why one of the two sides always sees the
  * response). If the release work has already closed the list, the
  * response is dropped at once.
  */
-static void srpt_defer_rsp(struct srpt_send_ioctx *sio, int len,
+static void srpt_rsp_defer(struct srpt_send_ioctx *sio, int len,
 			   enum srpt_command_state state)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
@@ -275,36 +275,36 @@ static void srpt_defer_rsp(struct srpt_send_ioctx *sio, int len,
 	list_add_tail(&sio->rsp_entry, &ch->rsp_wait_list);
 	/* The response is on the list before the room is read. */
 	smp_mb();
-	srpt_run_rsp_list(ch, &dropped, true);
+	srpt_rsp_list_run(ch, &dropped, true);
 	spin_unlock_irqrestore(&ch->rsp_lock, flags);
-	srpt_drop_rsps(ch, &dropped);
+	srpt_rsps_drop(ch, &dropped);
 }
 
 /**
- * srpt_close_rsp_list() - drop the deferred responses for good.
+ * srpt_rsp_list_close() - drop the deferred responses for good.
  * @ch: channel, at the start of its release work (its QP is in the error
  *	state, so nothing posted now would reach the initiator anyway), or a
  *	channel that never got a session.
  *
  * What is on the list is dropped, and so is, at once, every response
- * deferred later (srpt_defer_rsp()). Dropping a TMF response or the
+ * deferred later (srpt_rsp_defer()). Dropping a TMF response or the
  * response of a command without a device gives LIO its command back, so
  * the release work must do this before it waits for LIO's commands;
  * nothing is posted from the list after the drain marker either (see
  * struct srpt_rdma_ch, "Teardown").
  */
-void srpt_close_rsp_list(struct srpt_rdma_ch *ch)
+void srpt_rsp_list_close(struct srpt_rdma_ch *ch)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->rsp_lock, flags);
 	ch->rsp_closed = true;
 	spin_unlock_irqrestore(&ch->rsp_lock, flags);
-	srpt_post_deferred_rsps(ch);
+	srpt_rsp_list_kick(ch);
 }
 
 /**
- * srpt_send_local_rsp() - answer a command or TMF LIO does not own.
+ * srpt_local_rsp_send() - answer a command or TMF LIO does not own.
  * @sio: send context (state NEW or MGMT).
  * @len: response length, already built in the send buffer with the
  *	 credits @delta, or a negative errno if building failed.
@@ -313,7 +313,7 @@ void srpt_close_rsp_list(struct srpt_rdma_ch *ch)
  * If the response cannot be posted the context is freed right away and the
  * credit is carried by a later response.
  */
-static void srpt_send_local_rsp(struct srpt_send_ioctx *sio, int len,
+static void srpt_local_rsp_send(struct srpt_send_ioctx *sio, int len,
 				u32 delta)
 {
 	enum srpt_command_state state = sio->state == SRPT_STATE_MGMT ?
@@ -324,13 +324,13 @@ static void srpt_send_local_rsp(struct srpt_send_ioctx *sio, int len,
 	/* Nothing is transferred: the rw contexts need no send WRs. */
 	sio->n_rdma = 0;
 	sio->rsp_delta = delta;
-	ret = len < 0 ? len : srpt_post_rsp(sio, len, false, state);
+	ret = len < 0 ? len : srpt_rsp_post(sio, len, false, state);
 	if (ret == 0)
 		return;
 	if (ret == -EAGAIN)
-		srpt_defer_rsp(sio, len, state);
+		srpt_rsp_defer(sio, len, state);
 	else
-		srpt_drop_rsp(sio);
+		srpt_rsp_drop(sio);
 }
 
 /**
@@ -362,10 +362,10 @@ void srpt_local_cmd_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 status,
 		info.sense = sense;
 		info.sense_len = len > 0 ? len : 0;
 	}
-	info.req_lim_delta = srpt_take_credits(ch);
+	info.req_lim_delta = srpt_credits_take(ch);
 	len = srpt_iu_build_rsp(sio->ioctx.buf, ch->max_rsp_size,
 				ch->max_ti_iu_len, &info);
-	srpt_send_local_rsp(sio, len, info.req_lim_delta);
+	srpt_local_rsp_send(sio, len, info.req_lim_delta);
 }
 
 /**
@@ -380,12 +380,12 @@ void srpt_local_cmd_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 status,
 void srpt_local_tmf_rsp(struct srpt_send_ioctx *sio, u64 tag, u8 code)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
-	u32 delta = srpt_take_credits(ch);
+	u32 delta = srpt_credits_take(ch);
 	int len;
 
 	len = srpt_iu_build_tsk_mgmt_rsp(sio->ioctx.buf, ch->max_rsp_size,
 					 ch->max_ti_iu_len, tag, delta, code);
-	srpt_send_local_rsp(sio, len, delta);
+	srpt_local_rsp_send(sio, len, delta);
 }
 
 /**
@@ -417,9 +417,9 @@ static void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 		container_of(wc->wr_cqe, struct srpt_send_ioctx, rdma_cqe);
 
 	WARN_ON_ONCE(sio->n_rdma == 0);
-	srpt_put_sq_wrs(ch, sio->n_rdma);
+	srpt_sq_wrs_put(ch, sio->n_rdma);
 	sio->n_rdma = 0;
-	srpt_post_deferred_rsps(ch);
+	srpt_rsp_list_kick(ch);
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
@@ -463,7 +463,7 @@ int srpt_write_pending(struct se_cmd *cmd)
 		return 0;
 	}
 
-	if (!srpt_get_sq_wrs(ch, n)) {
+	if (!srpt_sq_wrs_get(ch, n)) {
 		srpt_ch_warn_ratelimited(ch, "IB send queue full (needed %d)\n",
 					 n);
 		return -ENOMEM;
@@ -479,8 +479,8 @@ int srpt_write_pending(struct se_cmd *cmd)
 	ret = ib_post_send(ch->qp, first_wr, NULL);
 	if (ret) {
 		srpt_set_cmd_state(sio, prev);
-		srpt_put_sq_wrs(ch, n);
-		srpt_post_deferred_rsps(ch);
+		srpt_sq_wrs_put(ch, n);
+		srpt_rsp_list_kick(ch);
 		srpt_ch_err_ratelimited(ch, "posting RDMA READ of tag %#llx failed: %d\n",
 					cmd->tag, ret);
 	}
@@ -502,7 +502,7 @@ static u8 srpt_tmr_rsp_code(struct se_cmd *cmd)
 
 /*
  * Build the SRP_RSP of a SCSI command LIO completed. With @no_data the read
- * data LIO produced could not be sent (srpt_map_data_in() failed): the
+ * data LIO produced could not be sent (srpt_data_in_map() failed): the
  * response then says so with ABORTED COMMAND / INSUFFICIENT RESOURCES and
  * reports the whole data-in length as residual, whatever LIO's status was.
  */
@@ -590,12 +590,13 @@ static int srpt_queue_response(struct se_cmd *cmd)
 		new_state = SRPT_STATE_MGMT_RSP_SENT;
 		break;
 	default:
-		WARN_ONCE(1, "%s: response for tag %#llx in state %d\n",
+		WARN_ONCE(1, "%s/%u %s: response for tag %#llx in state %d\n",
+			  srpt_sdev_name(ch->sport->sdev), ch->sport->port,
 			  ch->sess_name, cmd->tag, state);
 		return 0;
 	}
 
-	delta = srpt_take_credits(ch);
+	delta = srpt_credits_take(ch);
 	if (new_state == SRPT_STATE_MGMT_RSP_SENT) {
 		len = srpt_iu_build_tsk_mgmt_rsp(sio->ioctx.buf,
 						 ch->max_rsp_size,
@@ -608,13 +609,13 @@ static int srpt_queue_response(struct se_cmd *cmd)
 		/* Only the data_length bytes LIO produced are sent. */
 		with_data = cmd->data_direction == DMA_FROM_DEVICE &&
 			    cmd->data_length && !sio->queue_status_only;
-		if (with_data && srpt_map_data_in(sio)) {
+		if (with_data && srpt_data_in_map(sio)) {
 			with_data = false;
 			no_data = true;
 		}
 		len = srpt_build_cmd_rsp(sio, delta, no_data);
 	}
-	ret = len < 0 ? len : srpt_post_rsp(sio, len, with_data, new_state);
+	ret = len < 0 ? len : srpt_rsp_post(sio, len, with_data, new_state);
 	if (!ret)
 		return 0;
 
@@ -626,18 +627,18 @@ static int srpt_queue_response(struct se_cmd *cmd)
 	 */
 	if (ret == -EAGAIN && new_state == SRPT_STATE_CMD_RSP_SENT &&
 	    cmd->se_dev) {
-		srpt_untake_credits(ch, delta);
+		srpt_credits_untake(ch, delta);
 		srpt_ch_warn_ratelimited(ch, "IB send queue full, response of tag %#llx retried\n",
 					 cmd->tag);
 		return -EAGAIN;
 	}
 	if (ret == -EAGAIN && !with_data) {
-		srpt_defer_rsp(sio, len, new_state);
+		srpt_rsp_defer(sio, len, new_state);
 		return 0;
 	}
 	srpt_ch_warn_ratelimited(ch, "dropping response of tag %#llx: %d\n",
 				 cmd->tag, ret);
-	srpt_drop_rsp(sio);
+	srpt_rsp_drop(sio);
 	return 0;
 }
 
@@ -691,7 +692,7 @@ void srpt_aborted_task(struct se_cmd *cmd)
 	struct srpt_send_ioctx *sio =
 		container_of(cmd, struct srpt_send_ioctx, cmd);
 
-	srpt_return_credit(sio->ch);
+	srpt_credit_return(sio->ch);
 }
 
 /**

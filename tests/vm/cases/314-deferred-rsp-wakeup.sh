@@ -16,7 +16,7 @@
 # less would leave room for the TMF response. 500 ms later it sends an SRP_TSK_MGMT
 # ABORT TASK for a tag that does not exist; LIO answers it from its TMR work
 # (not from a completion), the response finds the send queue full and is
-# deferred. The hook SRPT_DBG_DEFER_REQUEUE makes srpt_defer_rsp()'s look
+# deferred. The hook SRPT_DBG_DEFER_REQUEUE makes srpt_rsp_defer()'s look
 # at the list busy-wait SPIN_MS with the response's rsp_lock held, right
 # after the head of the list did not fit, and logs the send queue room
 # before and after. 700 ms after the TMF the tool posts its receive buffers
@@ -28,7 +28,7 @@
 #    finds the list empty and returns, then the response is put back with
 #    nobody left to post it: the TMF response never arrives, and after the
 #    disconnect the release work waits forever for the TMF LIO still counts
-#    (target_wait_for_sess_cmds() before srpt_close_rsp_list()); ib_srpt
+#    (target_wait_for_sess_cmds() before srpt_rsp_list_close()); ib_srpt
 #    cannot be unloaded.
 #  - Fixed: the response stays on the list until its room is reserved, so
 #    the first completion of the wait sees it and posts it once the lock is
