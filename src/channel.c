@@ -216,7 +216,7 @@ static void srpt_rtu_write_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		srpt_ch_info_ratelimited(ch, "zero-length write failed: %s\n",
+		srpt_ch_warn_ratelimited(ch, "zero-length write failed: %s\n",
 					 ib_wc_status_msg(wc->status));
 	srpt_close_ch(ch);
 }

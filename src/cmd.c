@@ -419,7 +419,7 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			srpt_ch_info_ratelimited(ch, "receive failed: %s\n",
+			srpt_ch_warn_ratelimited(ch, "receive failed: %s\n",
 						 ib_wc_status_msg(wc->status));
 		/*
 		 * A buffer of the device's SRQ is the SRQ's, not the
@@ -598,7 +598,7 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	srpt_sq_wrs_put(ch, 1 + sio->n_rdma);
 	if (unlikely(wc->status != IB_WC_SUCCESS &&
 		     wc->status != IB_WC_WR_FLUSH_ERR))
-		srpt_ch_info_ratelimited(ch, "sending response failed: %s\n",
+		srpt_ch_warn_ratelimited(ch, "sending response failed: %s\n",
 					 ib_wc_status_msg(wc->status));
 
 	if (sio->local_rsp) {

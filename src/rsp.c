@@ -423,7 +423,7 @@ static void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			srpt_ch_info_ratelimited(ch, "RDMA READ of tag %#llx failed: %s\n",
+			srpt_ch_warn_ratelimited(ch, "RDMA READ of tag %#llx failed: %s\n",
 						 sio->cmd.tag,
 						 ib_wc_status_msg(wc->status));
 		srpt_abort_cmd(sio);
