@@ -247,7 +247,17 @@ _result() { # _result STATUS NAME [detail...]
 	return 0
 }
 pass() { _result PASS "$@"; }
-fail() { _result FAIL "$@"; }
+fail() { _result FAIL "$@"; _fail_dmesg || true; }
+# The first FAIL of a case also prints the end of the case's kernel log, at
+# every level, into the console log: the console itself shows only warnings
+# and above, and a failure that does not come back must be explainable
+# from the log of the run that saw it.
+_fail_dmesg() {
+	[ -z "${_FAIL_DMESG:-}" ] || return 0
+	_FAIL_DMESG=1
+	dmesg | sed -n "/VMTEST-CASE-START $CASE\$/,\$p" | tail -n 40 |
+		sed "s/^/VMTEST INFO $CASE dmesg: /"
+}
 skip() { _result SKIP "$@"; }
 info() { echo "VMTEST INFO $CASE $*"; }
 is_ref() { [ "${SRPT_MODE:-ours}" = ref ]; }
