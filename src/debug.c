@@ -8,7 +8,9 @@
  * making one hook point sleep (or, where sleeping is not allowed, busy-wait:
  * srpt_debug_spin(), used by tests/vm/cases/314-deferred-rsp-wakeup.sh):
  *   debug_delay_point  enum srpt_debug_point value, 0 = off (default)
- *   debug_delay_ms     how long the hook sleeps (default 0, at most 10000)
+ *   debug_delay_ms     how long the hook sleeps (default 0, at most
+ *                      SRPT_DEBUG_SLEEP_MAX_MS; disarming the hook, point
+ *                      or ms 0, ends a sleep early)
  *                      or spins (at most SRPT_DEBUG_SPIN_MAX_MS)
  * and one that makes the HCA look smaller than it is
  * (tests/vm/cases/315-small-qp.sh):
@@ -22,6 +24,7 @@
 
 #include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
@@ -37,7 +40,7 @@ MODULE_PARM_DESC(debug_delay_point,
 static unsigned int debug_delay_ms;
 module_param(debug_delay_ms, uint, 0644);
 MODULE_PARM_DESC(debug_delay_ms,
-		 "Debug build only: sleep of the hook point in ms (max 10000; busy-waiting points: max 3000)");
+		 "Debug build only: sleep of the hook point in ms (max 30000, ended early when the hook is disarmed; busy-waiting points: max 3000)");
 
 static unsigned int debug_max_qp_wr;
 module_param(debug_max_qp_wr, uint, 0644);
@@ -51,24 +54,42 @@ MODULE_PARM_DESC(debug_max_qp_wr,
  */
 #define SRPT_DEBUG_SPIN_MAX_MS	3000U
 
+/*
+ * A sleeping hook point sleeps in short steps and ends early when the test
+ * disarms it, so that a test can hold a login in the hook for as long as
+ * its disruption takes (an ACL rmdir takes seconds on a loaded sanitizer
+ * kernel) and release it right after, instead of guessing a fixed time.
+ * Each step is a new sleep, so the hung task detector does not fire.
+ */
+#define SRPT_DEBUG_SLEEP_MAX_MS	30000U
+#define SRPT_DEBUG_SLEEP_STEP_MS	20U
+
 /**
  * srpt_debug_delay() - sleep if @point is the selected hook point.
  * @point: the calling hook point.
+ *
+ * Sleeps up to debug_delay_ms, or until the hook is disarmed
+ * (debug_delay_point or debug_delay_ms set to 0), whichever comes first.
  *
  * Context: process context (the CM handlers and the CQ polling run in work
  * items).
  */
 void srpt_debug_delay(enum srpt_debug_point point)
 {
+	unsigned long end;
 	unsigned int ms;
 
 	if (READ_ONCE(debug_delay_point) != point)
 		return;
-	ms = min(READ_ONCE(debug_delay_ms), 10000U);
+	ms = min(READ_ONCE(debug_delay_ms), SRPT_DEBUG_SLEEP_MAX_MS);
 	if (!ms)
 		return;
-	pr_info("debug hook %d: sleeping %u ms\n", point, ms);
-	msleep(ms);
+	pr_info("debug hook %d: sleeping up to %u ms\n", point, ms);
+	end = jiffies + msecs_to_jiffies(ms);
+	while (time_before(jiffies, end) &&
+	       READ_ONCE(debug_delay_point) == point &&
+	       READ_ONCE(debug_delay_ms))
+		msleep(SRPT_DEBUG_SLEEP_STEP_MS);
 }
 
 /**

@@ -31,14 +31,18 @@
 # vmtest-timeout: 900
 
 P=/sys/module/ib_srpt/parameters
-# The disruption must happen while the login sleeps in the hook. Removing
-# every candidate ACL (acl_rmdir) takes several seconds on the sanitizer
-# kernel, longer than 4 s: there the login was accepted before its ACL was
-# reached; 10 s (the most src/debug.c sleeps) is enough there.
-# The login tool waits up to LOGIN_T ms for each CM step (20 s with 4 s).
+# The disruption must happen while the login sleeps in the hook: DELAY_MS
+# for the disruptions that wait for the login (device removal) or are quick.
+# Removing every candidate ACL (acl_rmdir) takes seconds on the sanitizer
+# kernel, and on a loaded host more than 10 s (sanitizer lane, 2026-12-02:
+# the login woke up first and was accepted). So acl_rmdir holds the login
+# in the hook until the rmdirs are done and then disarms it, which ends the
+# sleep (src/debug.c), at most HOLD_MS.
+# The login tool waits up to LOGIN_T ms for each CM step.
 DELAY_MS=4000
 is_sanitizer && DELAY_MS=10000
-LOGIN_T=$((DELAY_MS * 2 + 12000))
+HOLD_MS=30000
+LOGIN_T=$((HOLD_MS * 2 + 12000))
 
 requires tool srp_login_loop
 case_begin
@@ -111,7 +115,14 @@ else
 		[ "$how" = tpg_rmdir ] && mkdir "${TPG%/*}/tpgt_2" &&
 			echo 1 > "${TPG%/*}/tpgt_2/enable"
 		dmesg_mark
-		hook 2
+		# acl_rmdir: the login sleeps until the ACLs are gone (the
+		# hook is disarmed right after, which ends the sleep), however
+		# long that takes on a loaded host
+		if [ "$how" = acl_rmdir ]; then
+			debug_hook 2 $HOLD_MS
+		else
+			hook 2
+		fi
 		srp_login_bg /tmp/race.out -i "$IPID"
 		if ! wait_hook; then
 			fail "linked_$how" "the login never reached the hook"
@@ -130,6 +141,7 @@ else
 				for l in "$a"/lun_*; do [ -d "$l" ] && rmdir "$l"; done
 				run_bounded 60 rmdir "$a"
 			done
+			hook 0
 			;;
 		tpg_rmdir) run_bounded 60 rmdir "${TPG%/*}/tpgt_2" ;;
 		rxe_del) rxe_del || fail "linked_${how}_del" "$ERR" ;;
