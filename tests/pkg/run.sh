@@ -19,6 +19,10 @@
 #   depmod order   depmod prefers the directory dkms installs into on
 #                  Fedora/RHEL (extra/), SUSE and Debian to the kernel's
 #                  own ib_srpt (depmod-order.sh, fake module tree)
+#   install hygiene  make install-dkms and make uninstall refuse when a .deb
+#                  or .rpm owns the sources; uninstall undoes install-dkms
+#                  and install-kbuild (install-hygiene.sh; private mount
+#                  namespace and package databases, stub dkms)
 #   srcbuild       the source package builds on Debian 11, 12 and 13, in
 #                  throw-away chroots without kernel headers (srcbuild.sh)
 #   dkms           DKMS lifecycle in a throw-away chroot (dkms-lifecycle.sh):
@@ -323,6 +327,7 @@ if [ -f "$deb" ]; then
 fi
 
 # ---- RPM -------------------------------------------------------------------
+rpmf=
 if need rpmbuild rpm; then
 	r=$tmp/rpm
 	mkdir -p "$r/SOURCES"
@@ -400,6 +405,21 @@ if command -v gcc >/dev/null 2>&1; then
 		fail "depmod order" "exit $rc: $(tail -n 3 "$tmp/depmod.log" | tr '\n' ' ')"
 else
 	skip "depmod order" "gcc not available"
+fi
+
+# ---- make install-dkms / uninstall next to the packages --------------------------
+# (private mount namespace and package databases; needs root)
+if [ "$(id -u)" != 0 ]; then
+	skip "install hygiene" "needs root (mount namespace)"
+elif ! command -v gcc >/dev/null 2>&1; then
+	skip "install hygiene" "gcc not available"
+else
+	nf=$nfail
+	tests/pkg/install-hygiene.sh ${rpmf:+"$rpmf"} >"$tmp/hygiene.log" 2>&1
+	rc=$?
+	tally <"$tmp/hygiene.log"
+	[ $rc = 0 ] || [ "$nfail" != "$nf" ] ||
+		fail "install hygiene" "exit $rc: $(tail -n 3 "$tmp/hygiene.log" | tr '\n' ' ')"
 fi
 
 # chroot_step NAME: true if the chroot steps below can run; otherwise
