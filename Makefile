@@ -8,6 +8,12 @@
 #   make install                   install into updates/: through DKMS when
 #                                  dkms is installed, else modules_install
 #                                  INSTALL_MOD_DIR=updates + depmod
+#   make install-dkms              copy to /usr/src/<name>-<version>, dkms
+#                                  add/build/install (refused when a
+#                                  package owns that directory)
+#   make install-kbuild            modules_install into updates/ + depmod
+#   make uninstall                 undo install-dkms and install-kbuild
+#                                  (scripts/uninstall.sh)
 #   make check                     run the whole test suite (scripts/check.sh)
 #   make matrix                    build matrix (scripts/matrix.sh)
 #   make lint                      checkpatch --strict + kernel-doc +
@@ -60,7 +66,7 @@ endif
 KMAKE = $(MAKE) -C "$(KDIR)" M="$(SRC)" $(OFED_ARGS)
 
 .PHONY: all module probes kdir-check install install-dkms install-kbuild \
-	check matrix lint man9 man9-interface clean
+	uninstall check matrix lint man9 man9-interface clean
 
 all: module
 
@@ -92,11 +98,15 @@ install:
 
 # dkms add/build/install of this tree (version from dkms.conf). An earlier
 # registration of the same version is removed first so that the current
-# sources are the ones built.
+# sources are the ones built; but when an installed package (.deb or .rpm)
+# owns /usr/src/<name>-<version>, nothing is touched (scripts/pkg-owner.sh).
+SRC_DEST := /usr/src/$(PACKAGE_NAME)-$(PACKAGE_VERSION)
+
 install-dkms: kdir-check
+	@scripts/pkg-owner.sh "make install-dkms" "$(SRC_DEST)"
 	-dkms remove "$(PACKAGE_NAME)/$(PACKAGE_VERSION)" --all
-	rm -rf "/usr/src/$(PACKAGE_NAME)-$(PACKAGE_VERSION)"
-	scripts/install-dkms-src.sh "/usr/src/$(PACKAGE_NAME)-$(PACKAGE_VERSION)"
+	rm -rf "$(SRC_DEST)"
+	scripts/install-dkms-src.sh "$(SRC_DEST)"
 	dkms add "$(PACKAGE_NAME)/$(PACKAGE_VERSION)"
 	dkms build "$(PACKAGE_NAME)/$(PACKAGE_VERSION)" -k "$(KVER)"
 	dkms install "$(PACKAGE_NAME)/$(PACKAGE_VERSION)" -k "$(KVER)" --force
@@ -104,6 +114,12 @@ install-dkms: kdir-check
 install-kbuild: module
 	+$(KMAKE) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(if $(INSTALL_MOD_PATH),-b "$(INSTALL_MOD_PATH)") "$(KVER)"
+
+# Undo install-dkms (this version) and install-kbuild (every kernel's
+# updates/ib_srpt.ko* built from this project); refused when a package owns
+# the sources. See scripts/uninstall.sh.
+uninstall:
+	@scripts/uninstall.sh "$(PACKAGE_NAME)" "$(PACKAGE_VERSION)" "$(INSTALL_MOD_PATH)"
 
 check:
 	@scripts/check.sh

@@ -20,7 +20,8 @@
 #   ofed      tests/build/test-ofed.sh (build against a fake MLNX_OFED tree)
 #   pkg       tests/pkg/run.sh
 #   install   tests/build/test-install.sh (make install-kbuild into a private
-#             root; make install-dkms in an overlay of matrix's trixie chroot)
+#             root; make install-dkms in an overlay of matrix's trixie chroot;
+#             make uninstall after each)
 #   vm-6.1    tests/vm/run.sh 6.1 --quick  (VM tests with our module)
 #   vm-7.3    tests/vm/run.sh 7.3 --quick
 #   debug-kernel  waits for scripts/build-debug-kernel.sh, started in the

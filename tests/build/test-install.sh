@@ -9,6 +9,9 @@
 #      matrix chroot (scripts/mkchroot.sh) with dkms installed there, against
 #      its 7.x headers; `modinfo -k <kver> -n ib_srpt` must name our module
 #      under updates/ and report our version.
+# After each, `make uninstall` (INSTALL_MOD_PATH=<private root> for 1) must
+# remove it: no ib_srpt left for that kernel, and for 2 no DKMS entry and
+# no /usr/src/srpt-dkms-<version>.
 # Needs root. Exit 0 = pass, 1 = fail, 77 = nothing could be tested.
 set -eu
 
@@ -49,6 +52,16 @@ if [ -f "/usr/src/linux-headers-$kver61/Makefile" ]; then
 		v=$(modinfo -b "$t/root" -k "$kver61" -F version ib_srpt 2>/dev/null || true)
 		[ "$v" = "$version" ] && ok "installed version $v" ||
 			nok "installed version '$v' != '$version'"
+		if PATH=/usr/sbin:/sbin:$PATH make -C "$t/tree" uninstall \
+			INSTALL_MOD_PATH="$t/root" >"$t/kbuild-un.log" 2>&1; then
+			p=$(modinfo -b "$t/root" -k "$kver61" -n ib_srpt 2>/dev/null || true)
+			[ -z "$p" ] && [ -z "$(ls "$t/root/lib/modules/$kver61/updates" 2>/dev/null)" ] &&
+				ok "make uninstall INSTALL_MOD_PATH=...: module and its modules.dep entry gone" ||
+				nok "make uninstall INSTALL_MOD_PATH=...: modinfo -n still gives '$p'"
+		else
+			nok "make uninstall INSTALL_MOD_PATH=... failed"
+			tail -n 20 "$t/kbuild-un.log"
+		fi
 	else
 		nok "make install-kbuild failed"
 		tail -n 20 "$t/kbuild.log"
@@ -81,6 +94,10 @@ if [ -e "$chroot_dir/.srpt-chroot-ok" ]; then
 			echo MODINFO_PATH=\$(modinfo -k $3 -n ib_srpt)
 			echo MODINFO_VERSION=\$(modinfo -k $3 -F version ib_srpt)
 			dkms status
+			make uninstall
+			echo UN_DKMS=\$(dkms status srpt-dkms)
+			echo UN_SRC=\$(ls -d /usr/src/srpt-dkms-* 2>/dev/null)
+			echo UN_MODINFO=\$(modinfo -k $3 -n ib_srpt 2>/dev/null)
 		"
 	' sh "$chroot_dir" "$t" "$kver" >"$t/dkms.log" 2>&1; then
 		p=$(sed -n 's/^MODINFO_PATH=//p' "$t/dkms.log")
@@ -93,6 +110,12 @@ if [ -e "$chroot_dir/.srpt-chroot-ok" ]; then
 			nok "dkms-installed version '$v' != '$version'"
 		grep -q "srpt-dkms/$version.*installed" "$t/dkms.log" &&
 			ok "dkms status: installed" || nok "dkms status does not say installed"
+		if grep -qx 'UN_DKMS=' "$t/dkms.log" && grep -qx 'UN_SRC=' "$t/dkms.log" &&
+		   grep -qx 'UN_MODINFO=' "$t/dkms.log"; then
+			ok "make uninstall: no DKMS entry, no /usr/src/srpt-dkms-*, no ib_srpt for $kver"
+		else
+			nok "make uninstall left: $(grep '^UN_' "$t/dkms.log" | tr '\n' ' ')"
+		fi
 	else
 		nok "make install via dkms failed"
 		tail -n 30 "$t/dkms.log"

@@ -14,7 +14,15 @@
 #   builddeps      no Build-Depends or BuildRequires names a kernel package
 #   deb            dpkg-buildpackage -us -uc -b, contents, lintian clean
 #   rpm            rpmbuild -bb (build dependencies checked): noarch, file
-#                  list, scriptlets
+#                  list, Requires; the scriptlets run against a stub dkms
+#                  on install, upgrade and erase (rpm-scriptlets.sh)
+#   depmod order   depmod prefers the directory dkms installs into on
+#                  Fedora/RHEL (extra/), SUSE and Debian to the kernel's
+#                  own ib_srpt (depmod-order.sh, fake module tree)
+#   install hygiene  make install-dkms and make uninstall refuse when a .deb
+#                  or .rpm owns the sources; uninstall undoes install-dkms
+#                  and install-kbuild (install-hygiene.sh; private mount
+#                  namespace and package databases, stub dkms)
 #   srcbuild       the source package builds on Debian 11, 12 and 13, in
 #                  throw-away chroots without kernel headers (srcbuild.sh)
 #   dkms           DKMS lifecycle in a throw-away chroot (dkms-lifecycle.sh):
@@ -319,6 +327,7 @@ if [ -f "$deb" ]; then
 fi
 
 # ---- RPM -------------------------------------------------------------------
+rpmf=
 if need rpmbuild rpm; then
 	r=$tmp/rpm
 	mkdir -p "$r/SOURCES"
@@ -356,25 +365,61 @@ if need rpmbuild rpm; then
 		other=$(printf '%s\n' "$fl" | grep -Ev '^/usr/(src/srpt-dkms-|share/man/man[49]/|share/doc/|share/licenses/)')
 		[ -z "$other" ] && pass "rpm: nothing outside /usr/src and /usr/share" ||
 			fail "rpm: nothing outside /usr/src and /usr/share" "$(echo "$other" | head -n 3)"
-		s=$(rpm -qp --scripts "$rpmf" 2>/dev/null)
-		post=$(printf '%s\n' "$s" | sed -n '/^postinstall scriptlet/,/^[a-z]* *scriptlet/p')
-		preun=$(printf '%s\n' "$s" | sed -n '/^preuninstall scriptlet/,$p')
-		if printf '%s\n' "$post" | grep -q "dkms add -m srpt-dkms -v $version --rpm_safe_upgrade" &&
-		   printf '%s\n' "$post" | grep -q "dkms build -m srpt-dkms -v $version" &&
-		   printf '%s\n' "$post" | grep -q "dkms install -m srpt-dkms -v $version" &&
-		   printf '%s\n' "$preun" | grep -q "dkms remove -m srpt-dkms -v $version --all --rpm_safe_upgrade"; then
-			pass "rpm: scriptlets dkms add/build/install, remove --all"
-		else
-			fail "rpm: scriptlets dkms add/build/install, remove --all" "$(echo "$s" | tr '\n' ' ')"
-		fi
+		# what the scriptlets call on install, upgrade and erase
+		tests/pkg/rpm-scriptlets.sh "$rpmf" >"$tmp/scriptlets.log" 2>&1
+		rc=$?
+		nf=$nfail
+		tally <"$tmp/scriptlets.log"
+		[ $rc = 0 ] || [ "$nfail" != "$nf" ] ||
+			fail "rpm scriptlets" "exit $rc: $(tail -n 3 "$tmp/scriptlets.log" | tr '\n' ' ')"
+		# what a DKMS build needs on the target (see the spec's comments)
 		req=$(rpm -qp --requires "$rpmf" 2>/dev/null)
-		printf '%s\n' "$req" | grep -q '^dkms' &&
-			pass "rpm: Requires dkms" || fail "rpm: Requires dkms" "$req"
+		missing=
+		for w in dkms gcc make '(kernel-devel if kernel-core)' \
+			 '(kernel-default-devel if kernel-default)'; do
+			printf '%s\n' "$req" | grep -qxF "$w" || missing="$missing '$w'"
+		done
+		[ -z "$missing" ] &&
+			pass "rpm: Requires dkms, gcc, make, the installed kernel flavour's headers" ||
+			fail "rpm: Requires dkms, gcc, make, the installed kernel flavour's headers" \
+			     "missing:$missing"
+		# noarch: no build dependency at all (so none that is arch-specific)
+		brq=$(rpmspec -q --buildrequires rpm/srpt-dkms.spec 2>/dev/null ||
+		      sed -n 's/^BuildRequires:[[:space:]]*//p' rpm/srpt-dkms.spec)
+		[ -z "$brq" ] && pass "rpm: no BuildRequires" ||
+			fail "rpm: no BuildRequires" "$(echo "$brq" | tr '\n' ' ')"
 	else
 		fail "rpm: noarch package"
 	fi
 else
 	skip "rpm" "rpmbuild not available"
+fi
+
+# ---- depmod prefers the DKMS directory of each distribution --------------------
+if command -v gcc >/dev/null 2>&1; then
+	nf=$nfail
+	tests/pkg/depmod-order.sh >"$tmp/depmod.log" 2>&1
+	rc=$?
+	tally <"$tmp/depmod.log"
+	[ $rc = 0 ] || [ "$nfail" != "$nf" ] ||
+		fail "depmod order" "exit $rc: $(tail -n 3 "$tmp/depmod.log" | tr '\n' ' ')"
+else
+	skip "depmod order" "gcc not available"
+fi
+
+# ---- make install-dkms / uninstall next to the packages --------------------------
+# (private mount namespace and package databases; needs root)
+if [ "$(id -u)" != 0 ]; then
+	skip "install hygiene" "needs root (mount namespace)"
+elif ! command -v gcc >/dev/null 2>&1; then
+	skip "install hygiene" "gcc not available"
+else
+	nf=$nfail
+	tests/pkg/install-hygiene.sh ${rpmf:+"$rpmf"} >"$tmp/hygiene.log" 2>&1
+	rc=$?
+	tally <"$tmp/hygiene.log"
+	[ $rc = 0 ] || [ "$nfail" != "$nf" ] ||
+		fail "install hygiene" "exit $rc: $(tail -n 3 "$tmp/hygiene.log" | tr '\n' ' ')"
 fi
 
 # chroot_step NAME: true if the chroot steps below can run; otherwise
