@@ -143,8 +143,15 @@ modpath() { inch modinfo -k "$1" -n ib_srpt 2>>"$log"; }
 modver() { inch modinfo -k "$1" -F version ib_srpt 2>/dev/null; }
 status_is() { # status_is VERSION KVER: dkms says installed (dkms 3.x:
 	# "name/version, kernel, arch: installed"; 2.8: "name, version, ...")
-	inch dkms status -m "$name" -v "$1" -k "$2" 2>/dev/null |
-		grep -Eq "^$name(/|, )$1, $2, [^:]*: installed( |\$)"
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"$name/$1, $2, "*": installed" | "$name/$1, $2, "*": installed "* | \
+		"$name, $1, $2, "*": installed" | "$name, $1, $2, "*": installed "*)
+			return 0 ;;
+		esac
+	done < <(inch dkms status -m "$name" -v "$1" -k "$2" 2>/dev/null)
+	return 1
 }
 ours_installed() { # ours_installed KVER VERSION
 	local p v
@@ -182,6 +189,8 @@ unsupported_kernels() {
 		>"$root/usr/src/fake-noib/include/config/auto.conf"
 	ln -s /usr/src/fake-noib "$root/lib/modules/$kb/build"
 	ln -s "$hdr" "$root/lib/modules/$kn/build"
+	# as if its image were installed: dkms 3.2 runs depmod only then
+	: >"$root/lib/modules/$kn/modules.dep"
 	for k in "$kb" "$kn"; do
 		# dkms decides from dkms.conf and the .config: no compiler runs
 		inchq dkms build -m "$name" -v "$v" -k "$k"
