@@ -8,12 +8,13 @@
 #
 # RELEASE bullseye or trixie (Debian 11: dkms 2.8, 5.10; Debian 13: dkms
 # 3.2, 6.12; chroot RELEASE-dkms):
-#   1. apt installs DEB; the kernel hook (/etc/kernel/postinst.d/dkms K)
-#      builds and installs the module for the release's kernel K: dkms
-#      status "installed", modinfo -k K -n under updates/dkms, our version;
-#      the hook again (module already there) succeeds;
+#   1. apt installs DEB;
 #   2. newer and unsupported kernels (below);
-#   3. purge leaves nothing (dkms status, /var/lib/dkms, updates/dkms,
+#   3. the kernel hook (/etc/kernel/postinst.d/dkms K) builds and installs
+#      the module for the release's kernel K: dkms status "installed",
+#      modinfo -k K -n under updates/dkms, our version; the hook again
+#      (module already there) succeeds;
+#   4. purge leaves nothing (dkms status, /var/lib/dkms, updates/dkms,
 #      /usr/src).
 # Both: a "note:" line with the release, dkms version, kernels and result.
 #
@@ -229,9 +230,11 @@ unsupported_kernels() {
 	fi
 	rm -rf "$root/lib/modules/$kb" "$root/usr/src/fake-noib"
 	# the package's postinst (dkms's common.postinst) builds for the
-	# newest kernel (on Debian 11 the newest /boot/config-*)
+	# newest kernel (on Debian 11 the newest /boot/config-*); run as at a
+	# first install (no old version: with one it would remove the built
+	# modules first)
 	cp "$root$hdr/.config" "$root/boot/config-$kn"
-	out=$(inch "/var/lib/dpkg/info/$name.postinst" configure "$v" 2>&1)
+	out=$(inch "/var/lib/dpkg/info/$name.postinst" configure 2>&1)
 	rc=$?
 	printf '### postinst configure\n%s\n' "$out" >>"$log"
 	if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q "srpt-dkms: ib_srpt is not built for kernel $kn " &&
@@ -303,6 +306,9 @@ if [ "$rel" != bookworm ]; then
 	else
 		fail "apt installs the .deb (dkms $dkmsver)" "see $log"
 	fi
+	# first the skipped kernels: re-running the postinst there makes
+	# dkms's common.postinst remove what the package had built
+	unsupported_kernels "$ver" "$hdr"
 	# in a chroot, uname -r is the host's kernel: the package's postinst
 	# may not have built for $k; the kernel hook does, as at a kernel
 	# upgrade
@@ -314,7 +320,6 @@ if [ "$rel" != bookworm ]; then
 	ours_installed "$k" "$ver"
 	check "$k: kernel postinst hook again (already installed) succeeds" \
 		inchq /etc/kernel/postinst.d/dkms "$k"
-	unsupported_kernels "$ver" "$hdr"
 	purge_checks "$k" "$intree"
 	r=PASS
 	[ "$nfail" = 0 ] || r=FAIL
