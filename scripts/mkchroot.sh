@@ -22,6 +22,16 @@
 #                     .deb of the 6.1 cloud flavour (installed during that
 #                     test, for the kernel hook) is downloaded to
 #                     $(dirname DIR)/debs.
+#   bullseye-dkms, trixie-dkms
+#                     a copy of bullseye-deb / trixie-deb (below; made
+#                     first if needed) with dkms, kmod and the release's
+#                     linux-headers-amd64 (5.10 / 6.12) added: the base of
+#                     the DKMS lifecycle test on Debian 11 and 13
+#                     (tests/pkg/dkms-lifecycle.sh --release). Copying the
+#                     build chroot saves a second debootstrap of the same
+#                     release on a fresh machine. Default DIR
+#                     $SRPT_CACHE/pkg/NAME; remade when its package list or
+#                     the build chroot's stamp changes.
 #   bullseye-deb, bookworm-deb, trixie-deb
 #                     Debian 11, 12, 13 with build-essential, dpkg-dev, debhelper and
 #                     dh_dkms (the dkms package on Debian 11, dh-dkms
@@ -67,6 +77,11 @@ bookworm-dkms)
 	sources="deb $mirror bookworm main|deb $mirror bookworm-updates main|deb $SRPT_SECURITY_MIRROR bookworm-security main"
 	pkgs="dkms openssl kmod linux-headers-$SRPT_K61 linux-headers-$SRPT_K612"
 	;;
+bullseye-dkms | trixie-dkms)
+	kind=layer
+	suite=${name%-dkms}
+	pkgs="dkms kmod linux-headers-amd64"
+	;;
 bullseye-deb | bookworm-deb | trixie-deb)
 	kind=deb
 	suite=${name%-deb}
@@ -85,7 +100,7 @@ if [ $# = 2 ]; then
 	dir=$2
 elif [ $kind = dkms ]; then
 	dir=$SRPT_PKG_CHROOT
-elif [ $kind = deb ]; then
+elif [ $kind = deb ] || [ $kind = layer ]; then
 	dir=$SRPT_CACHE/pkg/$name
 else
 	dir=$SRPT_CACHE/chroots/$name
@@ -155,7 +170,12 @@ if [ $kind = build ]; then
 else
 	stampfile=$dir/.srpt-stamp
 	stamp="mmdebstrap $suite v1: $pkgs"
-	[ $kind = deb ] || fetch_cloud_headers
+	if [ $kind = layer ]; then
+		base=$SRPT_CACHE/pkg/$suite-deb
+		"$0" "$suite-deb" "$base" >&2
+		stamp="copy of $suite-deb ($(cat "$base/.srpt-stamp")) v2: $pkgs"
+	fi
+	[ $kind != dkms ] || fetch_cloud_headers
 	if [ -f "$stampfile" ] && [ "$(cat "$stampfile")" = "$stamp" ]; then
 		echo "mkchroot.sh: using cached $dir"
 		exit 0
@@ -168,6 +188,38 @@ command -v mmdebstrap >/dev/null 2>&1 ||
 
 # ---- create ----
 rm -rf "$dir.tmp"
+if [ $kind = layer ]; then
+	# add_packages: copy the build chroot and install $pkgs into the copy,
+	# in a private mount namespace (the mounts go away with it)
+	echo "mkchroot.sh: creating $name in $dir from $base (one time)" >&2
+	cp -a "$base" "$dir.tmp"
+	rm -f "$dir.tmp/.srpt-stamp"
+	cp /etc/resolv.conf "$dir.tmp/etc/resolv.conf" 2>/dev/null || true
+	# shellcheck disable=SC2016,SC2086 # $1: inner shell; $pkgs: a list
+	unshare --mount --propagation private sh -euc '
+		mount -t proc proc "$1/proc"
+		mount --rbind /dev "$1/dev"
+		r=$1
+		shift
+		inch() { chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+		# as for bookworm-dkms: no initramfs, and of the modules of a
+		# kernel image (if the headers pull one in) only infiniband/
+		inch dpkg-divert --local --rename --add /usr/sbin/update-initramfs
+		ln -sf /bin/true "$r/usr/sbin/update-initramfs"
+		for d in /lib /usr/lib; do
+			echo "path-exclude=$d/modules/*/kernel/*"
+			echo "path-include=$d/modules/*/kernel/drivers/infiniband/*"
+		done >"$r/etc/dpkg/dpkg.cfg.d/srpt-kernel-modules"
+		inch apt-get -q -o Acquire::Check-Valid-Until=false update
+		inch apt-get install -y -q --no-install-recommends "$@"
+		inch apt-get clean' _ "$dir.tmp" $pkgs >&2
+	echo "$stamp" >"$dir.tmp/.srpt-stamp"
+	rm -rf "$dir"
+	mv "$dir.tmp" "$dir"
+	echo "mkchroot.sh: done ($dir)" >&2
+	exit 0
+fi
 echo "mkchroot.sh: creating $name chroot in $dir (one time, a few minutes)" >&2
 # the sources, one argument each
 old_ifs=$IFS

@@ -1,10 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# dkms-lifecycle.sh DEB NEWER_DEB - the DKMS life of the srpt-dkms .deb, in
-# a throw-away Debian 12 chroot with the 6.1 and 6.12 headers (an overlay on
-# the cached base chroot made by scripts/mkchroot.sh bookworm-dkms; the
-# kernels are those of scripts/kernels.conf; nothing on this
-# machine outside a temporary directory is changed):
+# dkms-lifecycle.sh [--release RELEASE] DEB [NEWER_DEB] - the DKMS life of
+# the srpt-dkms .deb (the one built on the host) in a throw-away chroot of
+# Debian RELEASE, with that release's own dkms and kernel headers: an
+# overlay on a cached chroot made by scripts/mkchroot.sh (nothing on this
+# machine outside a temporary directory is changed).
+#
+# RELEASE bullseye or trixie (Debian 11: dkms 2.8, 5.10; Debian 13: dkms
+# 3.2, 6.12; chroot RELEASE-dkms):
+#   1. apt installs DEB;
+#   2. newer and unsupported kernels (below);
+#   3. the kernel hook (/etc/kernel/postinst.d/dkms K) builds and installs
+#      the module for the release's kernel K: dkms status "installed",
+#      modinfo -k K -n under updates/dkms, our version; the hook again
+#      (module already there) succeeds;
+#   4. purge leaves nothing (dkms status, /var/lib/dkms, updates/dkms,
+#      /usr/src).
+# Both: a "note:" line with the release, dkms version, kernels and result.
+#
+# RELEASE bookworm (the default; Debian 12, dkms 3.0, chroot bookworm-dkms
+# with the 6.1 and 6.12 headers of scripts/kernels.conf), NEWER_DEB needed:
 #   1. /usr/lib/dkms/dkms-autopkgtest installs DEB and builds and installs
 #      the module for both kernels (PASS for each);
 #   2. for each kernel: dkms status "installed", modinfo -k <kver> -n names
@@ -18,6 +33,15 @@
 #      for it through the kernel headers hook;
 #   6. purging the package removes every built module and the in-kernel
 #      module path comes back (modinfo -k 6.12 -n).
+#
+# Newer and unsupported kernels, on every release (newer_kernel below):
+# fake kernels whose build/ is the release's real headers: 8.0.0-test
+# (newer than the newest tested line) and one without RDMA/LIO in its
+# .config. The kernel hook succeeds and installs nothing for them and says
+# which kernel was skipped, why and how to opt in; the package's postinst
+# says the same; with BUILD_EXCLUSIVE_KERNEL in /etc/dkms/srpt-dkms.conf
+# (the dkms override file) the hook builds and installs the module for
+# 8.0.0-test.
 # Prints PASS/FAIL/SKIP per check; exits 1 if any check failed.
 set -u
 
@@ -27,39 +51,53 @@ if [ -z "${SRPT_IN_UNSHARE:-}" ]; then
 		env SRPT_IN_UNSHARE=1 "$0" "$@"
 fi
 
-[ $# -eq 2 ] || { echo "usage: $0 DEB NEWER_DEB" >&2; exit 2; }
+rel=bookworm
+if [ "${1:-}" = --release ]; then
+	rel=${2:-}
+	shift 2 || shift
+fi
+case $rel:$# in
+bookworm:2 | bullseye:[12] | trixie:[12]) ;;
+*)	echo "usage: $0 [--release bullseye|bookworm|trixie] DEB [NEWER_DEB]" \
+	     "(NEWER_DEB: needed for bookworm)" >&2
+	exit 2 ;;
+esac
 deb=$(readlink -f "$1")
-newdeb=$(readlink -f "$2")
+newdeb=$(readlink -f "${2:-$1}")
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/kernels.conf
 . "$top/scripts/kernels.conf"
-base=$SRPT_PKG_CHROOT
+if [ "$rel" = bookworm ]; then
+	chroot_name=bookworm-dkms
+	base=$SRPT_PKG_CHROOT
+else
+	chroot_name=$rel-dkms
+	base=$SRPT_CACHE/pkg/$chroot_name
+fi
 debs=$(dirname "$base")/debs
 k61=$SRPT_K61
 k612=$SRPT_K612
 kcloud=$SRPT_K61_ABI-cloud-amd64
-# a kernel of the line after the newest tested one (7.3 -> 7.4.0-1-amd64)
-knew=${SRPT_NEWEST_LINE%%.*}.$((${SRPT_NEWEST_LINE#*.} + 1)).0-1-amd64
 name=srpt-dkms
 ver=$(dpkg-deb -f "$deb" Version)
 newver=$(dpkg-deb -f "$newdeb" Version)
 
 npass=0 nfail=0 nskip=0
-pass() { echo "PASS: dkms: $1"; npass=$((npass + 1)); }
-fail() { echo "FAIL: dkms: $1${2:+ - $2}"; nfail=$((nfail + 1)); }
-skip() { echo "SKIP: dkms: $1${2:+ - $2}"; nskip=$((nskip + 1)); }
+pass() { echo "PASS: dkms: $rel: $1"; npass=$((npass + 1)); }
+fail() { echo "FAIL: dkms: $rel: $1${2:+ - $2}"; nfail=$((nfail + 1)); }
+skip() { echo "SKIP: dkms: $rel: $1${2:+ - $2}"; nskip=$((nskip + 1)); }
 check() { # check NAME command... : PASS if the command succeeds
 	local n=$1
 	shift
 	if "$@"; then pass "$n"; else fail "$n"; fi
 }
 
-"$top/scripts/mkchroot.sh" bookworm-dkms "$base" ||
+"$top/scripts/mkchroot.sh" "$chroot_name" "$base" ||
 	{ fail "base chroot" "mkchroot.sh failed"; exit 1; }
 
 work=$(mktemp -d /var/tmp/srpt-pkg.XXXXXX)
 root=$work/root
-log=${SRPT_PKG_LOG:-/tmp/srpt-pkg-dkms.log}
+log=${SRPT_PKG_LOG:-/tmp/srpt-pkg-dkms-$rel.log}
 : >"$log"
 cleanup() {
 	umount -R "$root/dev" 2>/dev/null || umount -l "$root/dev" 2>/dev/null
@@ -102,11 +140,19 @@ echo "deb [trusted=yes] file:/srv/repo ./" >"$root/etc/apt/sources.list"
 rm -f "$root"/etc/apt/sources.list.d/*
 repo_add "$deb"
 
-modpath() { inch modinfo -k "$1" -n ib_srpt 2>/dev/null; }
+modpath() { inch modinfo -k "$1" -n ib_srpt 2>>"$log"; }
 modver() { inch modinfo -k "$1" -F version ib_srpt 2>/dev/null; }
-status_is() { # status_is VERSION KVER: dkms says installed
-	inch dkms status -m "$name" -v "$1" -k "$2" 2>/dev/null |
-		grep -q "^$name/$1, $2, [^:]*: installed"
+status_is() { # status_is VERSION KVER: dkms says installed (dkms 3.x:
+	# "name/version, kernel, arch: installed"; 2.8: "name, version, ...")
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"$name/$1, $2, "*": installed" | "$name/$1, $2, "*": installed "* | \
+		"$name, $1, $2, "*": installed" | "$name, $1, $2, "*": installed "*)
+			return 0 ;;
+		esac
+	done < <(inch dkms status -m "$name" -v "$1" -k "$2" 2>/dev/null)
+	return 1
 }
 ours_installed() { # ours_installed KVER VERSION
 	local p v
@@ -128,6 +174,160 @@ ours_installed() { # ours_installed KVER VERSION
 		fail "$1: module version $2" "got '$v'"
 	fi
 }
+
+# unsupported_kernels VERSION HDR: the fake kernels of the head of this
+# file, their build/ made from HDR (the release's real headers, a path in
+# the chroot); VERSION is the installed package version
+unsupported_kernels() {
+	local v=$1 hdr=$2 k out rc optin kn=8.0.0-test kb=6.1.0-99-noib
+	mkdir -p "$root/usr/src/fake-noib" "$root/lib/modules/$kb" "$root/lib/modules/$kn"
+	grep -Ev '^CONFIG_(INFINIBAND|TARGET_CORE)=' \
+		"$root$hdr/.config" >"$root/usr/src/fake-noib/.config"
+	cp -a "$root$hdr/include" "$root/usr/src/fake-noib/"
+	# dkms 3.2 reads include/config/auto.conf where it exists
+	grep -Ev '^CONFIG_(INFINIBAND|TARGET_CORE)=' \
+		"$root$hdr/include/config/auto.conf" \
+		>"$root/usr/src/fake-noib/include/config/auto.conf"
+	ln -s /usr/src/fake-noib "$root/lib/modules/$kb/build"
+	ln -s "$hdr" "$root/lib/modules/$kn/build"
+	# as if its image were installed: dkms 3.2 runs depmod only then
+	: >"$root/lib/modules/$kn/modules.dep"
+	for k in "$kb" "$kn"; do
+		# dkms decides from dkms.conf and the .config: no compiler runs
+		inchq dkms build -m "$name" -v "$v" -k "$k"
+		rc=$?
+		# dkms 3.x: 77 (skipped); dkms 2.8: 9 (BUILD_EXCLUSIVE)
+		case $rc in
+		77 | 9) pass "$k: dkms build skipped (exit $rc)" ;;
+		*) fail "$k: dkms build skipped (exit 77 or 9)" "exit $rc" ;;
+		esac
+		out=$(inch /etc/kernel/postinst.d/dkms "$k" 2>&1)
+		rc=$?
+		printf '### hook %s\n%s\n' "$k" "$out" >>"$log"
+		if [ $rc = 0 ]; then
+			pass "$k: kernel postinst hook succeeds"
+		else
+			fail "$k: kernel postinst hook succeeds" "exit $rc"
+		fi
+		if printf '%s\n' "$out" | grep -q "srpt-dkms: ib_srpt is not built for kernel $k "; then
+			pass "$k: the hook says the kernel is skipped and why"
+		else
+			fail "$k: the hook says the kernel is skipped and why" "$(printf '%s\n' "$out" | tail -n 3 | tr '\n' ' ')"
+		fi
+		if inch dkms status -m "$name" -k "$k" 2>/dev/null | grep -q installed; then
+			fail "$k: nothing installed" "$(inch dkms status -m "$name" -k "$k")"
+		else
+			pass "$k: nothing installed"
+		fi
+	done
+	# the opt-in line, as the message gives it
+	optin=$(printf '%s\n' "$out" | sed -n 's/^srpt-dkms: *\(BUILD_EXCLUSIVE_KERNEL=.*\)$/\1/p' | head -n 1)
+	if [ -n "$optin" ] && printf '%s\n' "$out" | grep -q "/etc/dkms/$name.conf" &&
+	   printf '%s\n' "$out" | grep -q "dkms autoinstall -k $kn"; then
+		pass "$kn: the hook says how to opt in (/etc/dkms/$name.conf)"
+	else
+		fail "$kn: the hook says how to opt in (/etc/dkms/$name.conf)"
+	fi
+	rm -rf "$root/lib/modules/$kb" "$root/usr/src/fake-noib"
+	# the package's postinst (dkms's common.postinst) builds for the
+	# newest kernel (on Debian 11 the newest /boot/config-*); run as at a
+	# first install (no old version: with one it would remove the built
+	# modules first)
+	cp "$root$hdr/.config" "$root/boot/config-$kn"
+	out=$(inch "/var/lib/dpkg/info/$name.postinst" configure 2>&1)
+	rc=$?
+	printf '### postinst configure\n%s\n' "$out" >>"$log"
+	if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q "srpt-dkms: ib_srpt is not built for kernel $kn " &&
+	   printf '%s\n' "$out" | grep -q "/etc/dkms/$name.conf"; then
+		pass "postinst: says $kn is skipped, why and how to opt in"
+	else
+		fail "postinst: says $kn is skipped, why and how to opt in" \
+		     "exit $rc: $(printf '%s\n' "$out" | tail -n 3 | tr '\n' ' ')"
+	fi
+	# opt in through the dkms override file: the hook builds it
+	mkdir -p "$root/etc/dkms"
+	printf '%s\n' "${optin:-BUILD_EXCLUSIVE_KERNEL=}" >"$root/etc/dkms/$name.conf"
+	if inchq /etc/kernel/postinst.d/dkms "$kn"; then
+		pass "$kn: opted in: kernel postinst hook succeeds"
+	else
+		fail "$kn: opted in: kernel postinst hook succeeds" "see $log"
+	fi
+	ours_installed "$kn" "$v"
+	inchq dkms remove -m "$name" -v "$v" -k "$kn"
+	rm -rf "$root/lib/modules/$kn" "$root/boot/config-$kn" \
+		"$root/etc/dkms/$name.conf" "$root/var/lib/dkms/$name/kernel-$kn-"*
+}
+
+# purge_checks KVER INTREE: purge the package; nothing of ours is left, and
+# the in-kernel module of KVER (INTREE, if any) is found again
+purge_checks() {
+	local left stale now
+	if inchq apt-get purge -y -q "$name"; then
+		pass "purge $name"
+	else
+		fail "purge $name" "see $log"
+	fi
+	left=$(inch dkms status -m "$name" 2>/dev/null)
+	check "purge: dkms status empty" test -z "$left"
+	check "purge: /var/lib/dkms/$name removed" test ! -e "$root/var/lib/dkms/$name"
+	stale=$(cd "$root" && ls -d lib/modules/*/updates/dkms/ib_srpt.ko* \
+		usr/src/"$name"-* 2>/dev/null)
+	if [ -z "$stale" ]; then
+		pass "purge: no ib_srpt under updates/dkms, no /usr/src/$name-*"
+	else
+		fail "purge: no ib_srpt under updates/dkms, no /usr/src/$name-*" "$stale"
+	fi
+	now=$(modpath "$1")
+	if [ -z "$2" ]; then
+		[ -z "$now" ] && pass "purge: $1 has no ib_srpt (no in-kernel module in this chroot)" ||
+			fail "purge: $1 has no ib_srpt" "got '$now'"
+	elif [ "$now" = "$2" ]; then
+		pass "purge: $1 in-kernel module path restored ($now)"
+	else
+		fail "purge: $1 in-kernel module path restored" "got '$now', before '$2'"
+	fi
+}
+
+# ---- Debian 11 and 13 ------------------------------------------------------
+if [ "$rel" != bookworm ]; then
+	# the kernel whose headers the chroot has (the newest, if several)
+	k=$(inch sh -c 'for d in /lib/modules/*/build/include; do
+		[ -e "$d" ] && d=${d%/build/include} && echo "${d##*/}"; done' |
+		sort -V | tail -n 1)
+	dkmsver=$(inch dpkg-query -W -f '${Version}' dkms)
+	if [ -z "$k" ]; then
+		fail "the chroot has kernel headers"
+		exit 1
+	fi
+	hdr=$(inch readlink -f "/lib/modules/$k/build")
+	intree=$(modpath "$k")
+	if inchq apt-get install -y -q --no-install-recommends "$name"; then
+		pass "apt installs the .deb (Depends: $(dpkg-deb -f "$deb" Depends); dkms $dkmsver)"
+	else
+		fail "apt installs the .deb (dkms $dkmsver)" "see $log"
+	fi
+	# first the skipped kernels: re-running the postinst there makes
+	# dkms's common.postinst remove what the package had built
+	unsupported_kernels "$ver" "$hdr"
+	# in a chroot, uname -r is the host's kernel: the package's postinst
+	# may not have built for $k; the kernel hook does, as at a kernel
+	# upgrade
+	if inchq /etc/kernel/postinst.d/dkms "$k"; then
+		pass "$k: kernel postinst hook succeeds"
+	else
+		fail "$k: kernel postinst hook succeeds" "see $log"
+	fi
+	ours_installed "$k" "$ver"
+	check "$k: kernel postinst hook again (already installed) succeeds" \
+		inchq /etc/kernel/postinst.d/dkms "$k"
+	purge_checks "$k" "$intree"
+	r=PASS
+	[ "$nfail" = 0 ] || r=FAIL
+	echo "note: dkms: $rel: dkms $dkmsver, kernel $k, $r ($npass passed, $nfail failed)"
+	echo "dkms lifecycle $rel: $npass passed, $nfail failed, $nskip skipped (log: $log)"
+	[ "$nfail" = 0 ]
+	exit
+fi
 
 intree=$(modpath "$k612")
 case $intree in
@@ -160,38 +360,8 @@ for k in "$k61" "$k612"; do
 	ours_installed "$k" "$ver"
 done
 
-# 3. unsupported kernels are skipped, not failed (no compiler runs here:
-#    dkms decides from dkms.conf and the kernel's .config)
-mkdir -p "$root/usr/src/fake-noib" "$root/lib/modules/6.1.0-99-noib/"
-grep -Ev '^CONFIG_(INFINIBAND|TARGET_CORE)=' \
-	"$root/usr/src/linux-headers-$k61/.config" >"$root/usr/src/fake-noib/.config"
-cp -a "$root/usr/src/linux-headers-$k61/include" "$root/usr/src/fake-noib/" 2>/dev/null
-ln -s /usr/src/fake-noib "$root/lib/modules/6.1.0-99-noib/build"
-mkdir -p "$root/lib/modules/$knew"
-ln -s "/usr/src/linux-headers-$k612" "$root/lib/modules/$knew/build"
-for k in 6.1.0-99-noib "$knew"; do
-	inchq dkms build -m "$name" -v "$ver" -k "$k"
-	rc=$?
-	if [ $rc = 77 ]; then
-		pass "$k: dkms build skipped (exit 77)"
-	else
-		fail "$k: dkms build skipped (exit 77)" "exit $rc"
-	fi
-	inchq /etc/kernel/postinst.d/dkms "$k"
-	rc=$?
-	if [ $rc = 0 ]; then
-		pass "$k: kernel postinst hook succeeds"
-	else
-		fail "$k: kernel postinst hook succeeds" "exit $rc"
-	fi
-	if inch dkms status -m "$name" -k "$k" 2>/dev/null | grep -q installed; then
-		fail "$k: nothing installed" "$(inch dkms status -m "$name" -k "$k")"
-	else
-		pass "$k: nothing installed"
-	fi
-done
-rm -rf "$root/lib/modules/6.1.0-99-noib" "$root/lib/modules/$knew" \
-	"$root/usr/src/fake-noib"
+# 3. unsupported and newer kernels: skipped with a message, opt-in
+unsupported_kernels "$ver" "/usr/src/linux-headers-$k612"
 
 # 4. upgrade to a newer version: the maintainer scripts rebuild it. In a
 #    chroot (uname -r is not an installed kernel) Debian's dkms postinst
@@ -230,26 +400,9 @@ else
 fi
 
 # 6. purge: everything of ours goes, the in-kernel module comes back
-if inchq apt-get purge -y -q "$name"; then
-	pass "purge $name"
-else
-	fail "purge $name" "see $log"
-fi
-left=$(inch dkms status -m "$name" 2>/dev/null)
-check "purge: dkms status empty" test -z "$left"
-check "purge: /var/lib/dkms/$name removed" test ! -e "$root/var/lib/dkms/$name"
-stale=$(cd "$root" && ls -d lib/modules/*/updates/dkms/ib_srpt.ko* 2>/dev/null)
-if [ -z "$stale" ]; then
-	pass "purge: no ib_srpt left under updates/dkms"
-else
-	fail "purge: no ib_srpt left under updates/dkms" "$stale"
-fi
-now=$(modpath "$k612")
-if [ -n "$intree" ] && [ "$now" = "$intree" ]; then
-	pass "purge: $k612 in-kernel module path restored ($now)"
-else
-	fail "purge: $k612 in-kernel module path restored" "got '$now', before '$intree'"
-fi
-
-echo "dkms lifecycle: $npass passed, $nfail failed, $nskip skipped (log: $log)"
+purge_checks "$k612" "$intree"
+r=PASS
+[ "$nfail" = 0 ] || r=FAIL
+echo "note: dkms: $rel: dkms $(inch dpkg-query -W -f '${Version}' dkms), kernels $k61 $k612 $kcloud, $r ($npass passed, $nfail failed)"
+echo "dkms lifecycle $rel: $npass passed, $nfail failed, $nskip skipped (log: $log)"
 [ "$nfail" = 0 ]

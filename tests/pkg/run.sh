@@ -25,11 +25,19 @@
 #                  namespace and package databases, stub dkms)
 #   srcbuild       the source package builds on Debian 11, 12 and 13, in
 #                  throw-away chroots without kernel headers (srcbuild.sh)
-#   dkms           DKMS lifecycle in a throw-away chroot (dkms-lifecycle.sh):
-#                  autopkgtest, 6.1 + 6.12, skips, upgrade, headers hook,
-#                  purge. Needs root; slow the first time (base chroot).
+#   dkms           DKMS lifecycle of the one .deb built here in throw-away
+#                  chroots of Debian 11, 12 and 13, each with its own dkms
+#                  and kernel headers (dkms-lifecycle.sh --release R):
+#                  install, build for the release's kernel, kernel hook,
+#                  skipped kernels (message, opt-in), purge; on Debian 12
+#                  also autopkgtest, 6.1 + 6.12, upgrade, headers hook.
+#                  A "note: dkms: R:" line per release: dkms version,
+#                  kernels, result. Needs root; slow the first time
+#                  (chroots).
 #
 # Environment: SRPT_PKG_SKIP_DKMS=1 skips the chroot parts (srcbuild, dkms);
+# SRPT_PKG_RELEASES="bullseye bookworm trixie" (default) chooses the
+# releases of the DKMS lifecycle;
 # SRPT_PKG_OUT=<dir> keeps the built packages there (default: temporary).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -85,15 +93,23 @@ tally <"$tmp/version.log"
 [ $rc = 0 ] || [ "$nfail" != 0 ] || fail "version" "check-version.sh exit $rc"
 
 # ---- dkms.conf -------------------------------------------------------------
-conf_get() { # conf_get KVER VAR [allow-untested] : value after sourcing
+# the opt-in line that dkms.conf's comment gives for /etc/dkms/srpt-dkms.conf
+optin=$(sed -n 's/^#[[:space:]]*\(BUILD_EXCLUSIVE_KERNEL=.*\)$/\1/p' dkms.conf | head -n 1)
+mkdir -p "$tmp/etc-dkms"
+printf '%s\n' "$optin" >"$tmp/etc-dkms/srpt-dkms.conf"
+conf_src() { # conf_src [allow]: dkms.conf reading its overrides from the
+	# test copy (allow) or from nowhere
+	local d=$tmp/none/
+	[ -z "${1:-}" ] || d=$tmp/etc-dkms/
+	sed "/^for srpt_f in/,/; do\$/s,/etc/dkms/,$d,g" dkms.conf
+}
+conf_get() { # conf_get KVER VAR [allow] : value after sourcing, as dkms
+	# does: dkms.conf, then the override file (here: a test copy)
 	bash -c 'kernelver=$1 kernel_source_dir=/lib/modules/$1/build arch=x86_64
-		 if [ -n "$3" ]; then
-			 # simulate /etc/srpt-dkms/allow-untested-kernels
-			 eval "$(sed "s,/etc/srpt-dkms/allow-untested-kernels,/,g" dkms.conf)"
-		 else
-			 . ./dkms.conf
-		 fi
-		 eval "echo \"\${$2}\""' _ "$1" "$2" "${3:-}"
+		 eval "$4"
+		 [ -z "$3" ] || . "$3"
+		 eval "echo \"\${$2}\""' _ "$1" "$2" \
+		"${3:+$tmp/etc-dkms/srpt-dkms.conf}" "$(conf_src "${3:-}")" 2>/dev/null
 }
 c() { conf_get "$SRPT_K61" "$1"; }
 [ "$(c PACKAGE_NAME)" = srpt-dkms ] && [ "$(c 'BUILT_MODULE_NAME[0]')" = ib_srpt ] &&
@@ -118,16 +134,62 @@ if grep -Eq '^[[:space:]]*(CLEAN|BUILD_DEPENDS|REMAKE_INITRD)=' dkms.conf; then
 else
 	pass "dkms.conf: no CLEAN, BUILD_DEPENDS or REMAKE_INITRD"
 fi
-# excluded kernels are not autoinstalled (dkms 3.0.10 would fail the hook)
-if [ "$(conf_get 7.4.0-1-amd64 AUTOINSTALL)" = "" ] &&
-   [ "$(conf_get 5.4.0-1-generic AUTOINSTALL)" = "" ] &&
-   [ "$(conf_get 7.3.4+deb13-amd64 AUTOINSTALL)" = yes ] &&
-   # as read by "dkms autoinstall --kernelver K" (without $kernelver)
-   [ "$(bash -c '. ./dkms.conf; echo "$AUTOINSTALL"' autoinstall --kernelver 7.4.0-1-amd64)" = "" ] &&
-   [ "$(bash -c '. ./dkms.conf; echo "$AUTOINSTALL"' autoinstall -k 6.12.117+deb12-amd64/x86_64)" = yes ]; then
-	pass "dkms.conf: AUTOINSTALL off for excluded kernels"
+# Excluded kernels are not autoinstalled where dkms's autoinstall counts a
+# skip as a failure (dkms 3.0: a failed-module list, no exit-77 case);
+# kept where it does not (dkms 3.2: "== 77"; dkms 2.8: no list). As read
+# by "dkms autoinstall --kernelver K", without $kernelver.
+ai() { # ai AUTOINSTALL-FUNCTION-BODY KVER|-a ARGS... : AUTOINSTALL
+	local body=$1 k=$2
+	shift 2
+	bash -c 'eval "autoinstall() { $1; }"; k=$2; c=$3; shift 3
+		 [ "$k" = -a ] || { kernelver=$k; kernel_source_dir=/lib/modules/$k/build; }
+		 eval "$c"
+		 echo "$AUTOINSTALL"' _ "$body" "$k" "$(conf_src)" "$@" 2>/dev/null
+}
+a30='failed_modules=(); die 11' a32='failed_modules=(); (( status == 77 ))' a28='install_module'
+if [ "$(ai "$a30" 7.4.0-1-amd64)" = "" ] && [ "$(ai "$a30" 5.4.0-1-generic)" = "" ] &&
+   [ "$(ai "$a30" 7.3.4+deb13-amd64)" = yes ] &&
+   [ "$(ai "$a30" -a autoinstall --kernelver 7.4.0-1-amd64)" = "" ] &&
+   [ "$(ai "$a30" -a autoinstall -k 6.12.117+deb12-amd64/x86_64)" = yes ] &&
+   [ "$(ai "$a32" 7.4.0-1-amd64)" = yes ] && [ "$(ai "$a28" 7.4.0-1-amd64)" = yes ] &&
+   [ "$(ai "$a32" -a autoinstall --kernelver 7.4.0-1-amd64)" = yes ]; then
+	pass "dkms.conf: AUTOINSTALL off for excluded kernels only where dkms 3.0 would fail the hook"
 else
-	fail "dkms.conf: AUTOINSTALL off for excluded kernels"
+	fail "dkms.conf: AUTOINSTALL off for excluded kernels only where dkms 3.0 would fail the hook"
+fi
+# never silent: an excluded kernel is named on stderr, with the reason and
+# (newer kernels) the opt-in; nothing for a kernel that is built; nothing
+# on stdout (dkms discards it)
+msg() { # msg KVER [allow] : stdout and stderr of sourcing dkms.conf
+	bash -c 'kernelver=$1 kernel_source_dir=/nonexistent; eval "$2"' _ "$1" "$(conf_src "${2:-}")" 2>&1
+}
+m8=$(msg 8.0.0-1-amd64) m4=$(msg 4.19.0-27-amd64)
+if printf '%s\n' "$m8" | grep -q '^srpt-dkms: ib_srpt is not built for kernel 8\.0\.0-1-amd64 .*newer than 7\.3' &&
+   printf '%s\n' "$m8" | grep -qF "/etc/dkms/srpt-dkms.conf" &&
+   printf '%s\n' "$m8" | grep -qF "$optin" &&
+   printf '%s\n' "$m8" | grep -q 'dkms autoinstall -k 8\.0\.0-1-amd64' &&
+   printf '%s\n' "$m4" | grep -q '^srpt-dkms: ib_srpt is not built for kernel 4\.19\.0-27-amd64 .*5\.10 to 7\.3' &&
+   [ -z "$(msg 6.1.0-57-amd64)" ] && [ -z "$(msg 8.0.0-1-amd64 allow)" ] &&
+   [ -z "$(bash -c 'kernelver=8.0.0-1-amd64; eval "$1"' _ "$(conf_src)" 2>/dev/null)" ]; then
+	pass "dkms.conf: a skipped kernel is named, with why and how to opt in (stderr)"
+else
+	fail "dkms.conf: a skipped kernel is named, with why and how to opt in (stderr)" "$(echo "$m8" | head -n 2 | tr '\n' ' ')"
+fi
+# dkms 2.8 (no BUILD_EXCLUSIVE_CONFIG in its $dkms_conf_variables): a
+# kernel without RDMA/LIO is excluded through BUILD_EXCLUSIVE_ARCH
+mkdir -p "$tmp/knoib" "$tmp/kib"
+printf 'CONFIG_TARGET_CORE=m\n' >"$tmp/knoib/.config"
+printf 'CONFIG_INFINIBAND=m\nCONFIG_INFINIBAND_ADDR_TRANS=y\nCONFIG_TARGET_CORE=m\n' >"$tmp/kib/.config"
+arch28() { # arch28 KDIR DKMS_CONF_VARIABLES : BUILD_EXCLUSIVE_ARCH
+	bash -c 'kernelver=6.1.0-57-amd64 kernel_source_dir=$1 dkms_conf_variables=$2
+		 eval "$3"; echo "${BUILD_EXCLUSIVE_ARCH-unset}"' _ "$1" "$2" "$(conf_src)" 2>/dev/null
+}
+if [ "$(arch28 "$tmp/knoib" "PACKAGE_NAME BUILD_EXCLUSIVE_KERNEL")" = '^$' ] &&
+   [ "$(arch28 "$tmp/kib" "PACKAGE_NAME BUILD_EXCLUSIVE_KERNEL")" = unset ] &&
+   [ "$(arch28 "$tmp/knoib" "BUILD_EXCLUSIVE_KERNEL BUILD_EXCLUSIVE_CONFIG")" = unset ]; then
+	pass "dkms.conf: dkms 2.8 skips kernels without RDMA/LIO (BUILD_EXCLUSIVE_ARCH)"
+else
+	fail "dkms.conf: dkms 2.8 skips kernels without RDMA/LIO (BUILD_EXCLUSIVE_ARCH)"
 fi
 # kernel lines: expected y(es)/n(o), default and with the override file
 kmatch() { # kmatch KVER [allow] -> y/n
@@ -307,9 +369,9 @@ if [ -f "$deb" ]; then
 	[ -z "$junk" ] && pass "deb: no build products or tests in /usr/src" ||
 		fail "deb: no build products or tests in /usr/src" "$junk"
 	[ "$(dpkg-deb -f "$deb" Architecture)" = all ] &&
-	dpkg-deb -f "$deb" Depends | grep -q 'dkms (>= 3' &&
-		pass "deb: Architecture all, Depends dkms (>= 3.0.3)" ||
-		fail "deb: Architecture all, Depends dkms (>= 3.0.3)" \
+	dpkg-deb -f "$deb" Depends | grep -qF 'dkms (>= 2.8.4~)' &&
+		pass "deb: Architecture all, Depends dkms (>= 2.8.4~) (Debian 11 on)" ||
+		fail "deb: Architecture all, Depends dkms (>= 2.8.4~) (Debian 11 on)" \
 		     "$(dpkg-deb -f "$deb" Architecture Depends | tr '\n' ' ')"
 	if need lintian lintian; then
 		chg=$(ls "$tmp"/deb/*.changes | head -n 1)
@@ -460,12 +522,16 @@ if chroot_step "dkms lifecycle"; then
 	  cat "$d/debian/changelog"; } >"$d/debian/changelog.new"
 	mv "$d/debian/changelog.new" "$d/debian/changelog"
 	if build_deb "$d" "$tmp/deb2.log" && cp "$tmp"/deb2/*.deb "$out/"; then
-		nf=$nfail
-		tests/pkg/dkms-lifecycle.sh "$deb" "$newdeb" >"$tmp/dkms.log" 2>&1
-		rc=$?
-		tally < <(grep -E '^(PASS|FAIL|SKIP|note)' "$tmp/dkms.log")
-		[ $rc = 0 ] || [ "$nfail" != "$nf" ] ||
-			fail "dkms lifecycle" "exit $rc: $(tail -n 3 "$tmp/dkms.log" | tr '\n' ' ')"
+		# one after the other (2 cores): the same .deb on each release
+		for rel in ${SRPT_PKG_RELEASES:-bullseye bookworm trixie}; do
+			nf=$nfail
+			tests/pkg/dkms-lifecycle.sh --release "$rel" "$deb" "$newdeb" \
+				>"$tmp/dkms-$rel.log" 2>&1
+			rc=$?
+			tally < <(grep -E '^(PASS|FAIL|SKIP|note)' "$tmp/dkms-$rel.log")
+			[ $rc = 0 ] || [ "$nfail" != "$nf" ] ||
+				fail "dkms lifecycle $rel" "exit $rc: $(tail -n 3 "$tmp/dkms-$rel.log" | tr '\n' ' ')"
+		done
 	else
 		fail "dkms lifecycle: build the $newver package" "$(tail -n 3 "$tmp/deb2.log")"
 	fi
