@@ -570,8 +570,8 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 		ch->ib_cm.cm_id = ib_cm_id;
 		ib_cm_id->context = ch;
 	}
-	ch->rq_size = min_t(u32, SRPT_MAX_RQ_SIZE,
-			    sdev->device->attrs.max_qp_wr);
+	ch->rq_size = srpt_login_rq_size(READ_ONCE(sport->port_attrib.srp_rq_size),
+					 sdev->device->attrs.max_qp_wr);
 	ch->state = CH_CONNECTING;
 	ch->max_rsp_size = sport->port_attrib.srp_max_rsp_size;
 	ch->max_ti_iu_len = max_ti_iu_len;

@@ -4,6 +4,8 @@
 # rejected with EINVAL and the old value is kept.
 #   srp_max_rdma_size 65536..16777216   srp_max_rsp_size 40..1024
 #   srp_sq_size 4..65535                use_srq 0|1
+#   srp_rq_size 16..16382 (ours only; rxe's max_qp_wr 16384 minus the 2
+#   spare WRs of a channel's queues)
 #   discovery_auth/rdma_cm_port u16 (0 = no listener)
 # vmtest-timeout: 300
 
@@ -54,6 +56,11 @@ check_attr() {
 check_attr "$A/srp_max_rdma_size" srp_max_rdma_size 65536 16777216 65536
 check_attr "$A/srp_max_rsp_size" srp_max_rsp_size 40 1024 256
 check_attr "$A/srp_sq_size" srp_sq_size 4 65535 4096
+if is_ref; then
+	skip srp_rq_size "the in-kernel driver has no srp_rq_size"
+else
+	check_attr "$A/srp_rq_size" srp_rq_size 16 16382 128
+fi
 check_attr "$A/use_srq" use_srq 0 1 0
 check_attr "$SRPT/discovery_auth/rdma_cm_port" rdma_cm_port 0 65535 "$CM_PORT"
 
