@@ -39,11 +39,10 @@
 
 /*
  * Limits and defaults (docs/design.md, "Limits and defaults"). The channel
- * depth bounds SRPT_{MIN,DEF,MAX}_RQ_SIZE and SRPT_SQ_SPARE_WRS are in
- * srpt_login.h, where the unit tests reach them.
+ * depth bounds SRPT_{MIN,DEF,MAX}_RQ_SIZE, SRPT_SQ_SPARE_WRS and
+ * SRPT_MIN_SQ_SIZE are in srpt_login.h, where the unit tests reach them.
  */
 enum {
-	SRPT_MIN_SQ_SIZE	= 16,
 	SRPT_DEF_SQ_SIZE	= 4096,
 	SRPT_MIN_SRQ_SIZE	= 4,
 	/* Fewest credits a channel using the SRQ is granted (srq.c). */
@@ -224,7 +223,7 @@ struct srpt_port {
  * @cm_id: IB CM listener, or NULL (RoCE, iWARP).
  * @srq_size: depth of @srq.
  * @rq_size_max: largest srp_rq_size the ports accept
- *		 (srpt_login_rq_size_max() of max_qp_wr); set before the
+ *		 (srpt_login_rq_size_max() of max_qp_wr, max_cqe); set before the
  *		 ports are visible, then immutable. Kept here because the
  *		 ib_device is gone after removal, the configfs tree is not.
  * @srq_credits: receive buffers of @srq not promised to any channel as

@@ -33,6 +33,8 @@ enum {
 	 * the drain marker on the receive queue.
 	 */
 	SRPT_SQ_SPARE_WRS	= 2,
+	/* Smallest send queue tried (half of it for responses). */
+	SRPT_MIN_SQ_SIZE	= 16,
 };
 
 /**
@@ -59,8 +61,8 @@ u16 srpt_login_imm_data_offset(const struct srpt_login_req *req,
 			       const struct srpt_login_limits *lim);
 u32 srpt_login_imm_align(u16 imm_data_offset);
 bool srpt_login_single_channel(const struct srpt_login_req *req);
-u32 srpt_login_rq_size_max(u32 max_qp_wr);
-u32 srpt_login_rq_size(u32 depth, u32 max_qp_wr);
+u32 srpt_login_rq_size_max(u32 max_qp_wr, u32 max_cqe);
+u32 srpt_login_rq_size(u32 depth, u32 max_qp_wr, u32 max_cqe);
 void srpt_login_build_rsp(struct srpt_login_rsp *rsp,
 			  const struct srpt_login_req *req, u32 max_it_iu_len,
 			  u32 req_lim, u8 rsp_flags);
