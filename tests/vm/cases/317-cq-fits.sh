@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# 317-cq-fits: a channel never asks the CQ pool for a CQ larger than the
+# HCA's max_cqe (docs/design.md, "Channel depth"). The CQ takes rq_size +
+# the send queue size; Soft-RoCE has max_cqe 32767, so srp_sq_size=65535
+# asks for 65663 entries at the default depth. ib_cq_pool_get() cannot
+# give that and keeps allocating pool CQs (2 MiB each on rxe) that are
+# all too small until memory runs out. The driver cuts the send queue to
+# max_cqe - rq_size instead: the login works at once, I/O passes and the
+# guest's available memory does not drop by more than 64 MiB.
+# vmtest-timeout: 180
+
+requires ours "tests a fix of srpt-dkms"
+case_begin --target
+on_exit 'cfs_write "$TPG/attrib/srp_sq_size" 4096'
+
+avail_mb() { sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo | awk '{ print int($1 / 1024) }'; }
+
+cfs_write "$TPG/attrib/srp_sq_size" 65535 || { fail setup "srp_sq_size: $ERR"; exit 0; }
+m0=$(avail_mb)
+dmesg_mark
+if login; then
+	pass login "$DISK"
+	fio_verify fio-4k-qd32 "$DISK" randwrite 4k 32 "$(reps 4m 2m)"
+	m1=$(avail_mb)
+	[ $((m0 - m1)) -le 64 ] &&
+		pass memory "MemAvailable $m0 -> $m1 MiB" ||
+		fail memory "MemAvailable $m0 -> $m1 MiB (CQs piling up in the CQ pool?)"
+else
+	fail login "$ERR"
+fi
+n=$(count_since 'creating a QP failed\|allocating a CQ')
+[ "$n" -eq 0 ] && pass no-cq-failure ||
+	fail no-cq-failure "$(dmesg_since | grep -m2 'creating a QP failed\|allocating a CQ' | tr '\n' ' ')"
