@@ -269,7 +269,7 @@ static void test_rq_size(void)
 	const u8 *p = (const u8 *)&rsp;
 	u8 pd[92];
 
-	/* the range on rxe (6.1: max_qp_wr 16384; 7.3: 1 << 20), on mlx5 */
+	/* the range on small and large max_qp_wr, rxe (2^20, 32767), mlx5 */
 	CHECK_EQ(srpt_login_rq_size_max(16384, 32767), 16382);
 	CHECK_EQ(srpt_login_rq_size_max(1 << 20, 32767), 32751);
 	CHECK_EQ(srpt_login_rq_size_max(32768, 4194303), 32766);
