@@ -30,7 +30,7 @@ if login; then
 	c1=$(cqs)
 	if [ -z "$c0" ] || [ -z "$c1" ]; then
 		fail cq-count "no CQ count from 'rdma resource show cq': $(rdma resource show cq 2>&1 | head -n 2)"
-	elif [ $((c1 - c0)) -le 2 ]; then
+	elif [ "$c1" -ge 1 ] && [ $((c1 - c0)) -le 2 ]; then
 		pass cq-count "CQs of $IBDEV with 32767 entries: $c0 -> $c1"
 	else
 		fail cq-count "CQs of $IBDEV with 32767 entries: $c0 -> $c1 (too-small CQs piling up in the CQ pool); $(rdma resource show cq dev "$IBDEV" | head -n 3 | tr '\n' ' ')"
