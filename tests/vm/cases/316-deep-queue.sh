@@ -19,7 +19,8 @@
 #            fio with verify at QD 256 passes and more than 128 requests
 #            were in flight at once
 # A failure of "deep" means the depth is not applied (or not advertised);
-# of "default", that existing configurations changed behaviour.
+# of "default", that existing configurations changed behaviour. On the
+# sanitizer kernel the two in-flight checks are skipped (see slow_kernel).
 # vmtest-timeout: 180
 
 requires ours "srp_rq_size is an srpt-dkms attribute"
@@ -71,6 +72,17 @@ grant_check() {
 	fi
 }
 
+# slow_kernel NAME MAX: on the sanitizer kernel, report the in-flight
+# check NAME as skipped and return 0. There each command costs about
+# 45 ms of CPU under TCG (1024 4 KiB I/Os took 46 s), so the initiator
+# dispatches too slowly for requests to pile up behind a 10 ms backend:
+# the in-flight count says nothing about the depth. The grant, can_queue
+# and the verify at QD 256 are still checked there.
+slow_kernel() {
+	is_sanitizer || return 1
+	skip "$1" "sanitizer kernel too slow to pile up requests (max $2 in flight)"
+}
+
 LOGIN="queue_size=1024 ch_count=1"
 
 # --- default ----------------------------------------------------------------
@@ -91,9 +103,13 @@ fio --name=qd256 --filename="$NB" --rw=randread --bs=4k --iodepth=256 \
 touch /tmp/316-if.stop
 wait $ipid
 m=$(cat /tmp/316-if)
-[ "$m" -le 127 ] && [ "$m" -ge 32 ] &&
-	pass default-inflight "at most $m requests in flight at QD 256" ||
+if slow_kernel default-inflight "$m"; then
+	:
+elif [ "$m" -le 127 ] && [ "$m" -ge 32 ]; then
+	pass default-inflight "at most $m requests in flight at QD 256"
+else
 	fail default-inflight "$m requests in flight at QD 256 (want 32..127)"
+fi
 logout_all || fail logout "$ERR"
 
 # --- invalid values -----------------------------------------------------------
@@ -140,9 +156,13 @@ if login $LOGIN && pick_nullb; then
 	touch /tmp/316-if.stop
 	wait $ipid
 	m=$(cat /tmp/316-if)
-	[ "$m" -gt 128 ] &&
-		pass deep-inflight "$m requests in flight at QD 256" ||
+	if slow_kernel deep-inflight "$m"; then
+		:
+	elif [ "$m" -gt 128 ]; then
+		pass deep-inflight "$m requests in flight at QD 256"
+	else
 		fail deep-inflight "at most $m requests in flight at QD 256 (want > 128)"
+	fi
 else
 	fail login "${ERR:-no null_blk disk}"
 fi
