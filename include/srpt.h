@@ -34,13 +34,16 @@
 #include "srpt_ch_state.h"
 #include "srpt_compat.h"
 #include "srpt_log.h"
+#include "srpt_login.h"
 #include "srpt_proto.h"
 
-/* Limits and defaults (docs/design.md, "Limits and defaults"). */
+/*
+ * Limits and defaults (docs/design.md, "Limits and defaults"). The channel
+ * depth bounds SRPT_{MIN,DEF,MAX}_RQ_SIZE, SRPT_SQ_SPARE_WRS and
+ * SRPT_MIN_SQ_SIZE are in srpt_login.h, where the unit tests reach them.
+ */
 enum {
-	SRPT_MIN_SQ_SIZE	= 16,
 	SRPT_DEF_SQ_SIZE	= 4096,
-	SRPT_MAX_RQ_SIZE	= 128,
 	SRPT_MIN_SRQ_SIZE	= 4,
 	/* Fewest credits a channel using the SRQ is granted (srq.c). */
 	SRPT_MIN_SRQ_GRANT	= 4,
@@ -58,7 +61,6 @@ enum {
 	SRPT_RDMA_CM_BACKLOG	= 128,
 	SRPT_NAME_LEN		= 64,
 	SRPT_SESS_NAME_LEN	= 40,
-	SRPT_SQ_SPARE_WRS	= 2,	/* zero-length writes + drain marker */
 	SRPT_LAST_WQE_TIMEOUT_MS = 5000,
 };
 
@@ -76,6 +78,8 @@ struct srpt_cmd_desc;
  * @srp_max_rdma_size: reported in IOControllerProfile.rdma_size.
  * @srp_max_rsp_size: send buffer size of channels created from now on.
  * @srp_sq_size: send queue size of channels created from now on.
+ * @srp_rq_size: depth (credits, receive ring, LIO tags) of channels created
+ *		 from now on; see srpt_login_rq_size().
  * @use_srq: whether channels of this HCA use the shared receive queue.
  *
  * Written by configfs stores under srpt_port.mutex; read without a lock when
@@ -85,6 +89,7 @@ struct srpt_port_attrib {
 	u32	srp_max_rdma_size;
 	u32	srp_max_rsp_size;
 	u32	srp_sq_size;
+	u32	srp_rq_size;
 	bool	use_srq;
 };
 
@@ -217,6 +222,10 @@ struct srpt_port {
  * @srq: shared receive queue, or NULL; protected by @sdev_mutex.
  * @cm_id: IB CM listener, or NULL (RoCE, iWARP).
  * @srq_size: depth of @srq.
+ * @rq_size_max: largest srp_rq_size the ports accept
+ *		 (srpt_login_rq_size_max() of max_qp_wr, max_cqe); set before the
+ *		 ports are visible, then immutable. Kept here because the
+ *		 ib_device is gone after removal, the configfs tree is not.
  * @srq_credits: receive buffers of @srq not promised to any channel as
  *		 credits (srpt_srq_reserve()); srq_size when the SRQ is
  *		 created, each channel using it takes its grant out at
@@ -241,6 +250,7 @@ struct srpt_device {
 	struct ib_srq		*srq;
 	struct ib_cm_id		*cm_id;
 	int			srq_size;
+	u32			rq_size_max;
 	atomic_t		srq_credits;
 	struct mutex		sdev_mutex;	/* serializes use_srq */
 	bool			use_srq;

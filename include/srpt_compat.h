@@ -26,7 +26,9 @@
  *                                   = 1 (6.10+; nothing before)
  *   SRPT_FABRIC_COMPL_OPS           .default_compl_type = TARGET_QUEUE_COMPL
  *                                   (7.x; nothing before). direct_compl_supp
- *                                   is deliberately not set.
+ *                                   is deliberately not set: data-in setup
+ *                                   may sleep (docs/design.md, "Completion
+ *                                   context: no direct completion (7.x)").
  *   SRPT_FABRIC_ENABLE_OPS(fn)      instead of .fabric_enable_tpg = fn: sets
  *                                   .fabric_enable_tpg (5.16+) or, before
  *                                   5.16, .tfc_tpg_base_attrs pointing to an

@@ -63,7 +63,6 @@ enum {
 	SRPT_DM_PROTOCOL_SRP		= 0x0108,
 	SRPT_DM_PROTOCOL_VERSION_SRP	= 0x0001,
 	SRPT_DM_RDMA_READ_DEPTH		= 4,
-	SRPT_DM_MAX_QUEUE_DEPTH_NO_SRQ	= 128,
 	SRPT_DM_MAX_RDMA_SIZE		= 1 << 24,
 	SRPT_DM_SVC_ENTRIES_PER_MAD	= 4,
 	SRPT_DM_SVC_NAME_LEN		= 40,
@@ -283,8 +282,9 @@ struct srpt_dm_mad {
  * @hw_ver: HCA hardware version; the low 16 bits are reported.
  * @use_srq: whether channels use the shared receive queue.
  * @srq_size: SRQ depth, reported as queue depth when @use_srq.
- * @max_qp_wr: ib_device_attr.max_qp_wr; the queue depth without SRQ is
- *	       min(128, @max_qp_wr).
+ * @max_qp_wr: ib_device_attr.max_qp_wr.
+ * @rq_size: the port's srp_rq_size (channel depth); the queue depth
+ *	     reported without SRQ is min(@rq_size, @max_qp_wr).
  * @max_req_size: srp_max_req_size, the largest request IU accepted.
  * @max_rdma_size: the port's srp_max_rdma_size; capped at 2^24.
  */
@@ -296,6 +296,7 @@ struct srpt_dm_dev_info {
 	bool	use_srq;
 	u32	srq_size;
 	u32	max_qp_wr;
+	u32	rq_size;
 	u32	max_req_size;
 	u32	max_rdma_size;
 };

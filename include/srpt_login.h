@@ -17,6 +17,26 @@
 /* Bytes of REQ private data that the IB CM always delivers. */
 #define SRPT_IB_CM_REQ_PDATA_LEN	92
 
+/*
+ * Channel depth: the srp_rq_size TPG attribute, i.e. the credits a login
+ * grants, the receive ring size and the number of LIO tags of a channel
+ * (docs/design.md, "Limits and defaults" and "Channel depth"). The default
+ * is the in-kernel driver's fixed depth (its MAX_SRPT_RQ_SIZE).
+ */
+enum {
+	SRPT_MIN_RQ_SIZE	= 16,
+	SRPT_DEF_RQ_SIZE	= 128,
+	SRPT_MAX_RQ_SIZE	= 65535,
+	/*
+	 * WRs of each queue of a channel's QP that carry no IU or response:
+	 * the two zero-length writes and the drain marker on the send queue,
+	 * the drain marker on the receive queue.
+	 */
+	SRPT_SQ_SPARE_WRS	= 2,
+	/* Smallest send queue tried (half of it for responses). */
+	SRPT_MIN_SQ_SIZE	= 16,
+};
+
 /**
  * struct srpt_login_limits - target-side values a login is checked against.
  * @max_req_size: srp_max_req_size (largest IU the target accepts).
@@ -41,6 +61,8 @@ u16 srpt_login_imm_data_offset(const struct srpt_login_req *req,
 			       const struct srpt_login_limits *lim);
 u32 srpt_login_imm_align(u16 imm_data_offset);
 bool srpt_login_single_channel(const struct srpt_login_req *req);
+u32 srpt_login_rq_size_max(u32 max_qp_wr, u32 max_cqe);
+u32 srpt_login_rq_size(u32 depth, u32 max_qp_wr, u32 max_cqe);
 void srpt_login_build_rsp(struct srpt_login_rsp *rsp,
 			  const struct srpt_login_req *req, u32 max_it_iu_len,
 			  u32 req_lim, u8 rsp_flags);

@@ -427,9 +427,20 @@ put_cq:
 static int srpt_ch_create_qp(struct srpt_rdma_ch *ch, bool use_srq)
 {
 	struct srpt_device *sdev = ch->sport->sdev;
+	u32 max_cqe = sdev->device->attrs.max_cqe;
 	u32 sq_size = max_t(u32, ch->sport->port_attrib.srp_sq_size,
 			    SRPT_MIN_SQ_SIZE);
 	int i, ret;
+
+	/*
+	 * The CQ takes rq_size + sq_size entries and the CQ pool cannot give
+	 * more than max_cqe in one CQ: asked for more, ib_cq_pool_get() keeps
+	 * allocating CQs that are all too small. srpt_login_rq_size() left
+	 * room for SRPT_MIN_SQ_SIZE; the send queue gets what is left.
+	 */
+	if (max_cqe > (u32)ch->rq_size &&
+	    sq_size > max_cqe - (u32)ch->rq_size)
+		sq_size = max_t(u32, max_cqe - ch->rq_size, SRPT_MIN_SQ_SIZE);
 
 	for (;;) {
 		ret = srpt_ch_try_create_qp(ch, sq_size, use_srq);
@@ -570,8 +581,9 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 		ch->ib_cm.cm_id = ib_cm_id;
 		ib_cm_id->context = ch;
 	}
-	ch->rq_size = min_t(u32, SRPT_MAX_RQ_SIZE,
-			    sdev->device->attrs.max_qp_wr);
+	ch->rq_size = srpt_login_rq_size(READ_ONCE(sport->port_attrib.srp_rq_size),
+					 sdev->device->attrs.max_qp_wr,
+					 sdev->device->attrs.max_cqe);
 	ch->state = CH_CONNECTING;
 	ch->max_rsp_size = sport->port_attrib.srp_max_rsp_size;
 	ch->max_ti_iu_len = max_ti_iu_len;

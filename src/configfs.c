@@ -5,14 +5,15 @@
  *
  * The names, ranges and output formats of every attribute are those of the
  * in-kernel driver (docs/design.md, "configfs interface"), so that existing
- * targetcli configurations and blktests work unchanged:
+ * targetcli configurations and blktests work unchanged; srp_rq_size is ours
+ * (the channel depth, fixed at 128 there, which is its default):
  *
  *   /sys/kernel/config/target/srpt/
  *	discovery_auth/rdma_cm_port	RDMA/CM listener port (u16, 0 = none)
  *	version				srpt-dkms version
  *	<GUID or GID form port name>/<any TPG name>/
  *		attrib/srp_max_rdma_size, srp_max_rsp_size, srp_sq_size,
- *		use_srq			per physical port, shared by all TPGs
+ *		srp_rq_size, use_srq	per physical port, shared by all TPGs
  *		acls/<initiator port ID, GUID form or IP address>/
  *
  * The directories of a port survive the removal of its HCA. Afterwards
@@ -485,9 +486,42 @@ static ssize_t srpt_tpg_attrib_srp_sq_size_store(struct config_item *item,
 				 SRPT_MIN_SRQ_SIZE, SRPT_MAX_SRQ_SIZE);
 }
 
+static ssize_t srpt_tpg_attrib_srp_rq_size_show(struct config_item *item,
+						char *page)
+{
+	struct srpt_port *sport = srpt_attrib_to_sport(item);
+
+	return srpt_attrib_show(sport, page, &sport->port_attrib.srp_rq_size);
+}
+
+/**
+ * srpt_tpg_attrib_srp_rq_size_store() - set the depth of new channels.
+ * @item: the attrib group of a TPG.
+ * @page: the depth: credits granted at login, receive ring size and LIO
+ *	  tags of each channel created from now on.
+ * @count: length of @page.
+ *
+ * The upper bound is what the HCA's queue pairs hold
+ * (srpt_device.rq_size_max), so the value read back is the depth channels
+ * really get without an SRQ; with one they may get fewer (see
+ * srpt_srq_reserve()).
+ *
+ * Return: @count on success or a negative errno (the old value is kept).
+ */
+static ssize_t srpt_tpg_attrib_srp_rq_size_store(struct config_item *item,
+						 const char *page, size_t count)
+{
+	struct srpt_port *sport = srpt_attrib_to_sport(item);
+
+	return srpt_attrib_store(sport, page, count, "srp_rq_size",
+				 &sport->port_attrib.srp_rq_size,
+				 SRPT_MIN_RQ_SIZE, sport->sdev->rq_size_max);
+}
+
 CONFIGFS_ATTR(srpt_tpg_attrib_, srp_max_rdma_size);
 CONFIGFS_ATTR(srpt_tpg_attrib_, srp_max_rsp_size);
 CONFIGFS_ATTR(srpt_tpg_attrib_, srp_sq_size);
+CONFIGFS_ATTR(srpt_tpg_attrib_, srp_rq_size);
 
 static ssize_t srpt_tpg_attrib_use_srq_show(struct config_item *item,
 					    char *page)
@@ -530,6 +564,7 @@ static struct configfs_attribute *srpt_tpg_attrib_attrs[] = {
 	&srpt_tpg_attrib_attr_srp_max_rdma_size,
 	&srpt_tpg_attrib_attr_srp_max_rsp_size,
 	&srpt_tpg_attrib_attr_srp_sq_size,
+	&srpt_tpg_attrib_attr_srp_rq_size,
 	&srpt_tpg_attrib_attr_use_srq,
 	NULL,
 };

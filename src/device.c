@@ -382,6 +382,8 @@ int srpt_add_one(struct ib_device *device)
 
 	/* No SRQ at start-up: the use_srq attribute defaults to 0. */
 	sdev->srq_size = min_t(u32, srpt_srq_size, device->attrs.max_srq_wr);
+	sdev->rq_size_max = srpt_login_rq_size_max(device->attrs.max_qp_wr,
+						   device->attrs.max_cqe);
 
 	if (!srpt_service_guid)
 		srpt_service_guid = be64_to_cpu(device->node_guid);

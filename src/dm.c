@@ -78,8 +78,7 @@ static void srpt_dm_ioc_profile(struct srpt_dm_ioc_profile *ioc,
 	if (info->use_srq)
 		depth = info->srq_size;
 	else
-		depth = srpt_dm_min_u32(SRPT_DM_MAX_QUEUE_DEPTH_NO_SRQ,
-					info->max_qp_wr);
+		depth = srpt_dm_min_u32(info->rq_size, info->max_qp_wr);
 
 	ioc->guid = cpu_to_be64(info->ioc_guid);
 	ioc->vendor_id = cpu_to_be32(info->vendor_id);

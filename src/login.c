@@ -140,12 +140,71 @@ bool srpt_login_single_channel(const struct srpt_login_req *req)
 	return (req->req_flags & SRPT_MULTICHAN_MASK) == SRPT_MULTICHAN_SINGLE;
 }
 
+/*
+ * The deepest channel whose queues fit the HCA: the receive queue holds
+ * the ring plus the drain marker and the send queue one response per
+ * credit plus the spare WRs (both at most @max_qp_wr), and the CQ, which
+ * takes the receive ring plus the send queue, still has room for the
+ * smallest send queue (at most @max_cqe). 0 if nothing fits.
+ */
+static u32 srpt_login_rq_fit(u32 max_qp_wr, u32 max_cqe)
+{
+	u32 by_qp = max_qp_wr > SRPT_SQ_SPARE_WRS ?
+		    max_qp_wr - SRPT_SQ_SPARE_WRS : 0;
+	u32 by_cq = max_cqe > SRPT_MIN_SQ_SIZE ? max_cqe - SRPT_MIN_SQ_SIZE : 0;
+
+	return by_qp < by_cq ? by_qp : by_cq;
+}
+
+/**
+ * srpt_login_rq_size_max() - largest channel depth srp_rq_size accepts.
+ * @max_qp_wr: the HCA's max_qp_wr (WRs of one send or receive queue).
+ * @max_cqe: the HCA's max_cqe (entries of one CQ).
+ *
+ * See srpt_login_rq_fit(). The result lies in [SRPT_MIN_RQ_SIZE,
+ * SRPT_MAX_RQ_SIZE]: on an HCA too small for the minimum,
+ * srpt_login_rq_size() still shrinks each channel to fit.
+ *
+ * Return: the upper bound of the srp_rq_size attribute.
+ */
+u32 srpt_login_rq_size_max(u32 max_qp_wr, u32 max_cqe)
+{
+	u32 fit = srpt_login_rq_fit(max_qp_wr, max_cqe);
+
+	if (fit > SRPT_MAX_RQ_SIZE)
+		return SRPT_MAX_RQ_SIZE;
+	if (fit < SRPT_MIN_RQ_SIZE)
+		return SRPT_MIN_RQ_SIZE;
+	return fit;
+}
+
+/**
+ * srpt_login_rq_size() - depth of a new channel.
+ * @depth: the port's srp_rq_size.
+ * @max_qp_wr: the HCA's max_qp_wr.
+ * @max_cqe: the HCA's max_cqe.
+ *
+ * @depth, but never more than the HCA's queues hold (see
+ * srpt_login_rq_fit()) and never 0. A channel on the SRQ may get fewer
+ * credits still (srpt_srq_reserve()).
+ *
+ * Return: the receive ring size, LIO tags and credits of the channel.
+ */
+u32 srpt_login_rq_size(u32 depth, u32 max_qp_wr, u32 max_cqe)
+{
+	u32 fit = srpt_login_rq_fit(max_qp_wr, max_cqe);
+
+	if (depth > fit)
+		depth = fit;
+	return depth ? depth : 1;
+}
+
 /**
  * srpt_login_build_rsp() - fill in an SRP_LOGIN_RSP.
  * @rsp: the response buffer.
  * @req: the request being answered (tag, requested IU length).
  * @max_it_iu_len: largest IU the target accepts (srp_max_req_size).
- * @req_lim: initial credits (the receive ring size).
+ * @req_lim: initial credits (the channel depth, see srpt_login_rq_size()).
  * @rsp_flags: SRPT_LOGIN_RSP_* flags.
  *
  * max_ti_iu_len echoes the initiator's req_it_iu_len.

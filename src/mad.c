@@ -53,6 +53,7 @@ static void srpt_mad_dev_info(struct srpt_port *sport,
 	info->use_srq = READ_ONCE(sdev->use_srq);
 	info->srq_size = max(READ_ONCE(sdev->srq_size), 0);
 	info->max_qp_wr = max(attrs->max_qp_wr, 0);
+	info->rq_size = READ_ONCE(sport->port_attrib.srp_rq_size);
 	info->max_req_size = READ_ONCE(srp_max_req_size);
 	info->max_rdma_size = READ_ONCE(sport->port_attrib.srp_max_rdma_size);
 }

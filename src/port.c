@@ -62,8 +62,8 @@ static DEFINE_SPINLOCK(srpt_dev_lock);
  * binding), @sdev_mutex, and for every port: @sdev, the 1-based @port
  * number, @mutex, @nexus_list, @ch_count, @ch_wq and the default TPG
  * attributes (srp_max_rdma_size 65536, srp_max_rsp_size 256,
- * srp_sq_size 4096, use_srq false). The names are empty until
- * srpt_port_set_names(). The caller (device.c) initializes @work and
+ * srp_sq_size 4096, srp_rq_size 128, use_srq false). The names are empty
+ * until srpt_port_set_names(). The caller (device.c) initializes @work and
  * everything that needs the verbs API.
  *
  * Context: process context, may sleep.
@@ -96,6 +96,7 @@ struct srpt_device *srpt_sdev_alloc(struct ib_device *device, u32 port_cnt)
 		sport->port_attrib.srp_max_rdma_size = SRPT_DEF_MAX_RDMA_SIZE;
 		sport->port_attrib.srp_max_rsp_size = SRPT_DEF_MAX_RSP_SIZE;
 		sport->port_attrib.srp_sq_size = SRPT_DEF_SQ_SIZE;
+		sport->port_attrib.srp_rq_size = SRPT_DEF_RQ_SIZE;
 		sport->port_attrib.use_srq = false;
 	}
 	return sdev;

@@ -123,11 +123,12 @@ destroy_srq:
  * to more, initiators that stay within their credits would still meet an
  * empty SRQ (RNR NAKs, stalls, SCSI timeouts). So the grants of the
  * channels using the SRQ never add up to more than srq_size: a channel
- * gets @want, but at most half of the buffers not yet promised, so that
- * later logins still get a share, and at least SRPT_MIN_SRQ_GRANT. When
- * fewer than SRPT_MIN_SRQ_GRANT buffers are left, the login is refused
- * (INSUFFICIENT RESOURCES) until a channel goes away. The default SRQ of
- * 4095 entries gives the full 128 credits to 30 channels.
+ * gets @want (its srp_rq_size, whatever that is), but at most half of the
+ * buffers not yet promised, so that later logins still get a share, and
+ * at least SRPT_MIN_SRQ_GRANT. When fewer than SRPT_MIN_SRQ_GRANT buffers
+ * are left, the login is refused (INSUFFICIENT RESOURCES) until a channel
+ * goes away. The default SRQ of 4095 entries gives the default 128
+ * credits to 30 channels (a depth of 512 to 6 channels).
  *
  * Context: any; lock-free.
  * Return: the credits granted (between 1 and @want), or 0 if the SRQ is

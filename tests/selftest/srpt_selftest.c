@@ -126,6 +126,7 @@ static bool st_alloc_defaults(void)
 		ST_EXPECT(sport->port_attrib.srp_max_rdma_size == 65536);
 		ST_EXPECT(sport->port_attrib.srp_max_rsp_size == 256);
 		ST_EXPECT(sport->port_attrib.srp_sq_size == 4096);
+		ST_EXPECT(sport->port_attrib.srp_rq_size == 128);
 		ST_EXPECT(!sport->port_attrib.use_srq);
 		ST_EXPECT(list_empty(&sport->nexus_list));
 		ST_EXPECT(atomic_read(&sport->ch_count) == 0);

@@ -86,6 +86,7 @@ static const struct srpt_dm_dev_info dev_default = {
 	.use_srq	= false,
 	.srq_size	= 4095,
 	.max_qp_wr	= 16384,
+	.rq_size	= 128,
 	.max_req_size	= 8276,
 	.max_rdma_size	= 65536,
 };
@@ -99,6 +100,7 @@ static const struct srpt_dm_dev_info dev_srq = {
 	.use_srq	= true,
 	.srq_size	= 4095,
 	.max_qp_wr	= 16384,
+	.rq_size	= 128,
 	.max_req_size	= 996,
 	.max_rdma_size	= 1U << 25,
 };
@@ -112,8 +114,23 @@ static const struct srpt_dm_dev_info dev_small = {
 	.use_srq	= false,
 	.srq_size	= 4095,
 	.max_qp_wr	= 64,
+	.rq_size	= 128,
 	.max_req_size	= 2132,
 	.max_rdma_size	= 1U << 24,
+};
+
+/* dev_default with srp_rq_size 512: a deeper queue is reported */
+static const struct srpt_dm_dev_info dev_deep = {
+	.ioc_guid	= 0x0002c90300a1b2c3ULL,
+	.vendor_id	= 0x0002c9,
+	.device_id	= 0x1017,
+	.hw_ver		= 0x00011a2b,
+	.use_srq	= false,
+	.srq_size	= 4095,
+	.max_qp_wr	= 16384,
+	.rq_size	= 512,
+	.max_req_size	= 8276,
+	.max_rdma_size	= 65536,
 };
 
 static void check_reply(const char *what, unsigned char method,
@@ -163,6 +180,21 @@ static const struct run ioc_default_runs[] = {
 	RUN(112, 0x00, 0x01, 0x00, 0x00),	/* RDMA size 65536 */
 	RUN(116, 0x2b),				/* op capabilities */
 	RUN(118, 0x01),				/* one service entry */
+	RUN_STR(128, "Linux SRP target"),
+	END_RUNS
+};
+
+/* IOControllerProfile of dev_deep: dev_default's with depth 512. */
+static const struct run ioc_deep_runs[] = {
+	RUN(64, 0x00, 0x02, 0xc9, 0x03, 0x00, 0xa1, 0xb2, 0xc3),
+	RUN(72, 0x00, 0x00, 0x02, 0xc9, 0x00, 0x00, 0x10, 0x17, 0x1a, 0x2b),
+	RUN(84, 0x00, 0x00, 0x02, 0xc9),
+	RUN(92, 0x01, 0x00, 0x60, 0x9e, 0x01, 0x08, 0x00, 0x01),
+	RUN(104, 0x02, 0x00),			/* queue depth 512 */
+	RUN(107, 0x04),
+	RUN(108, 0x00, 0x00, 0x20, 0x54),
+	RUN(112, 0x00, 0x01, 0x00, 0x00),
+	RUN(116, 0x2b, 0x00, 0x01),
 	RUN_STR(128, "Linux SRP target"),
 	END_RUNS
 };
@@ -232,6 +264,8 @@ static void test_attributes(void)
 		    &dev_srq, 0, ioc_srq_runs);
 	check_reply("GET IOControllerProfile, max_qp_wr 64", 0x01, 0x0011, 1,
 		    &dev_small, 0, ioc_small_runs);
+	check_reply("GET IOControllerProfile, srp_rq_size 512", 0x01, 0x0011,
+		    1, &dev_deep, 0, ioc_deep_runs);
 	check_reply("GET ServiceEntries slot 1 0..0", 0x01, 0x0012,
 		    0x00010000, &dev_default, 0, svc_default_runs);
 	check_reply("GET ServiceEntries slot 2 0..1", 0x01, 0x0012,

@@ -261,6 +261,60 @@ static void test_build(void)
 	CHECK_STR_EQ(srpt_login_rej_str(0x1234), "unknown");
 }
 
+/* Channel depth bounds (srp_rq_size; docs/design.md, "Channel depth"). */
+static void test_rq_size(void)
+{
+	struct srpt_login_req req;
+	struct srpt_login_rsp rsp;
+	const u8 *p = (const u8 *)&rsp;
+	u8 pd[92];
+
+	/* the range on small and large max_qp_wr, rxe (2^20, 32767), mlx5 */
+	CHECK_EQ(srpt_login_rq_size_max(16384, 32767), 16382);
+	CHECK_EQ(srpt_login_rq_size_max(1 << 20, 32767), 32751);
+	CHECK_EQ(srpt_login_rq_size_max(32768, 4194303), 32766);
+	CHECK_EQ(srpt_login_rq_size_max(1 << 20, 1 << 22), 65535);
+	CHECK_EQ(srpt_login_rq_size_max(0xffffffff, 0xffffffff), 65535);
+	/* tiny or bogus HCAs: the attribute still accepts its minimum */
+	CHECK_EQ(srpt_login_rq_size_max(18, 1000), 16);
+	CHECK_EQ(srpt_login_rq_size_max(17, 1000), 16);
+	CHECK_EQ(srpt_login_rq_size_max(2, 1000), 16);
+	CHECK_EQ(srpt_login_rq_size_max(0, 1000), 16);
+	CHECK_EQ(srpt_login_rq_size_max(1000, 16), 16);
+	CHECK_EQ(srpt_login_rq_size_max(1000, 0), 16);
+	CHECK_EQ(SRPT_DEF_RQ_SIZE, 128);
+	CHECK(SRPT_MIN_RQ_SIZE <= SRPT_DEF_RQ_SIZE);
+
+	/* a channel gets the attribute's depth when the HCA holds it */
+	CHECK_EQ(srpt_login_rq_size(128, 16384, 32767), 128);
+	CHECK_EQ(srpt_login_rq_size(512, 16384, 32767), 512);
+	CHECK_EQ(srpt_login_rq_size(16382, 16384, 32767), 16382);
+	CHECK_EQ(srpt_login_rq_size(16383, 16384, 32767), 16382);
+	CHECK_EQ(srpt_login_rq_size(65535, 16384, 32767), 16382);
+	CHECK_EQ(srpt_login_rq_size(65535, 1 << 20, 32767), 32751);
+	/* ... and shrinks to what a small HCA holds, never to 0 */
+	CHECK_EQ(srpt_login_rq_size(128, 64, 32767), 62);
+	CHECK_EQ(srpt_login_rq_size(128, 16384, 100), 84);
+	CHECK_EQ(srpt_login_rq_size(16, 10, 32767), 8);
+	CHECK_EQ(srpt_login_rq_size(128, 3, 32767), 1);
+	CHECK_EQ(srpt_login_rq_size(128, 2, 32767), 1);
+	CHECK_EQ(srpt_login_rq_size(128, 0, 32767), 1);
+	CHECK_EQ(srpt_login_rq_size(128, 16384, 16), 1);
+	CHECK_EQ(srpt_login_rq_size(0, 16384, 32767), 1);
+	/* what the attribute accepts fits the QP and the CQ, or is shrunk */
+	CHECK(srpt_login_rq_size(srpt_login_rq_size_max(64, 1000), 64,
+				 1000) + 2 <= 64);
+	CHECK(srpt_login_rq_size(srpt_login_rq_size_max(1 << 20, 32767),
+				 1 << 20, 32767) + 16 <= 32767);
+
+	/* the login response advertises the depth */
+	make_ib_pdata(pd, 4160, 1, 0);
+	srpt_login_from_ib_cm(&req, pd, sizeof(pd));
+	srpt_login_build_rsp(&rsp, &req, 8276,
+			     srpt_login_rq_size(4096, 16384, 32767), 0);
+	CHECK_EQ(p[4] << 24 | p[5] << 16 | p[6] << 8 | p[7], 4096);
+}
+
 int main(void)
 {
 	test_parse();
@@ -268,5 +322,6 @@ int main(void)
 	test_imm();
 	test_multichan();
 	test_build();
+	test_rq_size();
 	return unit_done();
 }

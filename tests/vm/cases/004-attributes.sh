@@ -4,6 +4,7 @@
 # rejected with EINVAL and the old value is kept.
 #   srp_max_rdma_size 65536..16777216   srp_max_rsp_size 40..1024
 #   srp_sq_size 4..65535                use_srq 0|1
+#   srp_rq_size 16..what the HCA's queues hold (ours only; rxe: 32751)
 #   discovery_auth/rdma_cm_port u16 (0 = no listener)
 # vmtest-timeout: 300
 
@@ -54,6 +55,16 @@ check_attr() {
 check_attr "$A/srp_max_rdma_size" srp_max_rdma_size 65536 16777216 65536
 check_attr "$A/srp_max_rsp_size" srp_max_rsp_size 40 1024 256
 check_attr "$A/srp_sq_size" srp_sq_size 4 65535 4096
+if is_ref; then
+	skip srp_rq_size "the in-kernel driver has no srp_rq_size"
+else
+	# the upper bound is the HCA's: the refusal of 65536 names it
+	dmesg_mark
+	cfs_write "$A/srp_rq_size" 65536
+	hi=$(dmesg_since | sed -n "s/.*srp_rq_size: invalid value '65536' (accepted: 16\.\.\([0-9]*\)).*/\1/p" | tail -n 1)
+	info "srp_rq_size range 16..$hi"
+	check_attr "$A/srp_rq_size" srp_rq_size 16 "${hi:-65535}" 128
+fi
 check_attr "$A/use_srq" use_srq 0 1 0
 check_attr "$SRPT/discovery_auth/rdma_cm_port" rdma_cm_port 0 65535 "$CM_PORT"
 
