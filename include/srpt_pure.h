@@ -14,9 +14,11 @@
 #ifdef SRPT_USERSPACE
 
 #include <endian.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <errno.h>
 
@@ -24,6 +26,7 @@ typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
+typedef int64_t s64;
 typedef uint16_t __be16;
 typedef uint32_t __be32;
 typedef uint64_t __be64;
@@ -36,12 +39,14 @@ typedef uint64_t __be64;
 #define be64_to_cpu(x) be64toh(x)
 
 #define __packed __attribute__((packed))
+#define __printf(a, b) __attribute__((format(printf, a, b)))
 #define static_assert(e, ...) _Static_assert(e, #e)
 
 #else /* kernel */
 
 #include <linux/types.h>
 #include <linux/errno.h>
+#include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/stddef.h>
 #include <linux/build_bug.h>

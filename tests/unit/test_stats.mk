@@ -1,0 +1,1 @@
+test_stats_SRCS := src/stats.c
