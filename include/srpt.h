@@ -36,6 +36,7 @@
 #include "srpt_log.h"
 #include "srpt_login.h"
 #include "srpt_proto.h"
+#include "srpt_stats.h"
 
 /*
  * Limits and defaults (docs/design.md, "Limits and defaults"). The channel
@@ -102,6 +103,10 @@ struct srpt_port_attrib {
  *	   (srpt_port_get_ref()) from creation until srpt_port_id_destroy().
  * @name: the name the directory was created with (GUID or GID form),
  *	  returned by tpg_get_wwn(); immutable.
+ * @stats_group: fabric_statistics/srpt_port, the port's counters (the same
+ *		 under both names of the port); a default group of
+ *		 wwn.fabric_stat_group, removed by LIO before
+ *		 fabric_drop_wwn.
  */
 struct srpt_port_id {
 	struct mutex		mutex;		/* protects tpg_list */
@@ -109,6 +114,7 @@ struct srpt_port_id {
 	struct se_wwn		wwn;
 	struct srpt_port	*sport;
 	char			name[SRPT_NAME_LEN];
+	struct config_group	stats_group;
 };
 
 /**
@@ -187,6 +193,15 @@ struct port_and_port_id {
  *	   serializes accepting a login against disconnecting it.
  * @nexus_list: srpt_nexus.entry nodes, one per I_T nexus that has a
  *		channel (see struct srpt_nexus); RCU for readers.
+ * @released: the counters of the channels released so far; the release
+ *	      work adds a channel's counters when it unlinks it, under
+ *	      @mutex, so that the port counters (the sum of @released and of
+ *	      the linked channels, read under @mutex) never count a channel
+ *	      twice or lose it.
+ * @stats_lock: protects @logins_accepted and @rejects. Taken in the login
+ *		path and by configfs reads, never on the I/O path; innermost.
+ * @logins_accepted: logins accepted on this port.
+ * @rejects: login rejects by reason and the last SRPT_REJ_HISTORY of them.
  */
 struct srpt_port {
 	struct srpt_device	*sdev;
@@ -207,6 +222,10 @@ struct srpt_port {
 	wait_queue_head_t	ch_wq;
 	struct mutex		mutex;		/* see @mutex above */
 	struct list_head	nexus_list;
+	struct srpt_counters	released;
+	spinlock_t		stats_lock;	/* see @stats_lock above */
+	u64			logins_accepted;
+	struct srpt_rej_history	rejects;
 };
 
 /**
@@ -429,6 +448,54 @@ struct srpt_send_ioctx {
 };
 
 /**
+ * struct srpt_ch_stats - the live counters of a channel (docs/design.md,
+ *	"Counters and sessions"; struct srpt_counters describes each).
+ * @cmds_read: see struct srpt_counters.
+ * @cmds_write: see struct srpt_counters.
+ * @cmds_none: see struct srpt_counters.
+ * @bytes_read: see struct srpt_counters.
+ * @bytes_write: see struct srpt_counters.
+ * @tmf: see struct srpt_counters.
+ * @sq_full: see struct srpt_counters.
+ * @rdma_errors: see struct srpt_counters.
+ * @recv_errors: see struct srpt_counters.
+ * @credits: see struct srpt_counters (srpt_ch_login_accepted() adds the
+ *	     credits of the login response).
+ *
+ * Locking rule: the per-command counters (@cmds_*, @bytes_*, @tmf) have one
+ * writer at a time, the srpt_process_wait_list() call that holds
+ * srpt_rdma_ch.wait_busy (it hands IUs to srpt_handle_cmd() and
+ * srpt_handle_tsk_mgmt()); they are plain u64, written with
+ * srpt_stat_add() (WRITE_ONCE) and read without a lock with READ_ONCE, so
+ * the per-command path takes no lock and no atomic for them (a reader on a
+ * 32-bit kernel may see a torn value). The others are written from any
+ * context (LIO callbacks, CQ completions) and are atomic64_t; @credits is
+ * updated with the credits themselves, once per response.
+ */
+struct srpt_ch_stats {
+	u64		cmds_read;
+	u64		cmds_write;
+	u64		cmds_none;
+	u64		bytes_read;
+	u64		bytes_write;
+	u64		tmf[SRPT_TMF_KINDS];
+	atomic64_t	sq_full;
+	atomic64_t	rdma_errors;
+	atomic64_t	recv_errors;
+	atomic64_t	credits;
+};
+
+/**
+ * srpt_stat_add() - add to a single-writer counter of struct srpt_ch_stats.
+ * @counter: the counter.
+ * @n: what to add.
+ */
+static inline void srpt_stat_add(u64 *counter, u64 n)
+{
+	WRITE_ONCE(*counter, *counter + n);
+}
+
+/**
  * struct srpt_rdma_ch - one SRP channel (one RC connection).
  * @nexus: I_T nexus; NULL until srpt_ch_link(), then immutable. Valid
  *	   while the channel is on its @ch_list (until the release work).
@@ -531,6 +598,15 @@ struct srpt_send_ioctx {
  *		 by srpt_free_ch(); 0 without SRQ.
  * @short_ius: IUs dropped because they were too short to carry a tag
  *	       (srpt_recv_drop_short()); only touched from CQ context.
+ * @id: channel ID shown in the ACL info attribute; set by srpt_ch_link()
+ *	under srpt_port.mutex, then immutable.
+ * @peer: the initiator's address for RDMA CM channels (copied at creation,
+ *	  since the cm_id goes away before the channel is unlinked); unused
+ *	  for IB CM channels, whose @sess_name is the initiator's port GUID.
+ * @nacl: the ACL of @sess, set by srpt_ch_link() and only compared, never
+ *	  dereferenced (LIO closes the sessions of an ACL, and so unlinks
+ *	  their channels, before it frees the ACL).
+ * @stats: the channel's counters.
  *
  * Teardown (srpt_close_ch(), then srpt_release_channel_work()), in order:
  *  1. the QP goes to the error state and the @close_cqe write is posted;
@@ -613,6 +689,10 @@ struct srpt_rdma_ch {
 	bool			released;
 	int			srq_credits;
 	u32			short_ius;
+	u32			id;
+	struct sockaddr_storage	peer;
+	struct se_node_acl	*nacl;
+	struct srpt_ch_stats	stats;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -692,6 +772,10 @@ int srpt_ch_qp_rts(struct srpt_rdma_ch *ch);
 void srpt_ch_established(struct srpt_rdma_ch *ch);
 int srpt_disconnect_ch(struct srpt_rdma_ch *ch);
 bool srpt_close_ch(struct srpt_rdma_ch *ch);
+void srpt_ch_stats_read(struct srpt_rdma_ch *ch, struct srpt_counters *c);
+void srpt_ch_login_accepted(struct srpt_rdma_ch *ch);
+void srpt_port_login_rejected(struct srpt_port *sport, u32 reason,
+			      const u8 *i_port_id, const char *initiator);
 
 /* ioctx.c: I/O context rings, buffer caches, send and RDMA contexts */
 struct kmem_cache *srpt_cache_get(unsigned int object_size);

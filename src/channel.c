@@ -16,11 +16,13 @@
 
 #include <linux/slab.h>
 #include <linux/delay.h>
+#include <linux/timekeeping.h>
 #include <rdma/ib_cache.h>
 #include "srpt.h"
 #include "srpt_debug.h"
 #include "srpt_io.h"
 #include "srpt_login.h"
+#include "srpt_names.h"
 
 #define SRPT_WAIT_LOG_INTERVAL	(5 * HZ)
 
@@ -96,14 +98,87 @@ static struct srpt_nexus *srpt_get_nexus(struct srpt_port *sport,
 }
 
 /*
+ * The ID of the last channel linked on any port; written under the
+ * srpt_port.mutex of that port, so two ports may race: the IDs are for
+ * display (the info attribute), where two channels of one ACL, which always
+ * share a port, never get the same one. Wraps after 2^32 logins.
+ */
+static u32 srpt_ch_last_id;
+
+/**
+ * srpt_ch_stats_read() - take a snapshot of a channel's counters.
+ * @ch: the channel.
+ * @c: the snapshot.
+ *
+ * Context: any; see struct srpt_ch_stats for why no lock is needed.
+ */
+void srpt_ch_stats_read(struct srpt_rdma_ch *ch, struct srpt_counters *c)
+{
+	const struct srpt_ch_stats *s = &ch->stats;
+	int i;
+
+	c->cmds_read = READ_ONCE(s->cmds_read);
+	c->cmds_write = READ_ONCE(s->cmds_write);
+	c->cmds_none = READ_ONCE(s->cmds_none);
+	c->bytes_read = READ_ONCE(s->bytes_read);
+	c->bytes_write = READ_ONCE(s->bytes_write);
+	for (i = 0; i < SRPT_TMF_KINDS; i++)
+		c->tmf[i] = READ_ONCE(s->tmf[i]);
+	c->sq_full = atomic64_read(&s->sq_full);
+	c->rdma_errors = atomic64_read(&s->rdma_errors);
+	c->recv_errors = atomic64_read(&s->recv_errors);
+	c->short_ius = READ_ONCE(ch->short_ius);
+	c->credits = atomic64_read(&s->credits);
+}
+
+/**
+ * srpt_ch_login_accepted() - count an accepted login.
+ * @ch: its channel; the login response granted it @ch->rq_size credits.
+ */
+void srpt_ch_login_accepted(struct srpt_rdma_ch *ch)
+{
+	struct srpt_port *sport = ch->sport;
+
+	atomic64_add(ch->rq_size, &ch->stats.credits);
+	spin_lock(&sport->stats_lock);
+	sport->logins_accepted++;
+	spin_unlock(&sport->stats_lock);
+}
+
+/**
+ * srpt_port_login_rejected() - count a rejected login and remember it.
+ * @sport: the port the login came in on.
+ * @reason: SRP_LOGIN_REJ reason code.
+ * @i_port_id: initiator port ID of the request (16 bytes).
+ * @initiator: name of the connection's source (the session name).
+ */
+void srpt_port_login_rejected(struct srpt_port *sport, u32 reason,
+			      const u8 *i_port_id, const char *initiator)
+{
+	char id[SRPT_HEX128_NAME_SIZE];
+
+	srpt_format_port_id(id, sizeof(id), i_port_id);
+	spin_lock(&sport->stats_lock);
+	srpt_rej_history_add(&sport->rejects, ktime_get_real_seconds(), reason,
+			     id, initiator);
+	spin_unlock(&sport->stats_lock);
+}
+
+/*
  * Take a released channel off its nexus and free the nexus if that was its
  * last channel. Caller holds sport->mutex.
  */
 static void srpt_ch_unlink(struct srpt_rdma_ch *ch)
 {
 	struct srpt_nexus *nexus = ch->nexus;
+	struct srpt_counters c;
 
 	lockdep_assert_held(&ch->sport->mutex);
+	/* see srpt_port.released */
+	if (nexus) {
+		srpt_ch_stats_read(ch, &c);
+		srpt_counters_add(&ch->sport->released, &c);
+	}
 	list_del_rcu(&ch->list);
 	if (nexus && list_empty(&nexus->ch_list)) {
 		list_del_rcu(&nexus->entry);
@@ -575,6 +650,7 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 	atomic_inc(&sport->ch_count);
 	if (rdma_cm_id) {
 		ch->using_rdma_cm = true;
+		ch->peer = rdma_cm_id->route.addr.dst_addr;
 		ch->rdma_cm.cm_id = rdma_cm_id;
 		rdma_cm_id->context = ch;
 	} else {
@@ -916,6 +992,8 @@ int srpt_ch_link(struct srpt_rdma_ch *ch, const u8 i_port_id[16],
 		*rsp_flags |= SRPT_LOGIN_RSP_MULTICHAN_MAINTAINED;
 	}
 	ch->nexus = nexus;
+	ch->id = ++srpt_ch_last_id;
+	ch->nacl = ch->sess->se_node_acl;
 	list_add_tail_rcu(&ch->list, &nexus->ch_list);
 	if (!sport->enabled || !srpt_ch_tpg_enabled(ch))
 		ret = -ENODEV;

@@ -234,6 +234,8 @@ static int srpt_login_reject(struct srpt_login *l, int err)
 	srpt_login_info(l->sport, "Rejecting login from %s: %s (reason %#x, error %d)\n",
 			l->src_name, srpt_login_rej_str(l->reason),
 			l->reason, err);
+	srpt_port_login_rejected(l->sport, l->reason, l->req->initiator_port_id,
+				 l->src_name);
 
 	srpt_login_build_rej(&rej, l->req->tag, l->reason);
 	if (l->rdma_cm_id)
@@ -307,6 +309,7 @@ static int srpt_cm_req_recv(struct srpt_login *l)
 	if (ret)
 		return srpt_login_reject(l, ret);
 
+	srpt_ch_login_accepted(l->ch);
 	srpt_port_info(l->sport, "Accepted login of %s (channel %s, rq_size %d, imm_data_offset %u, flags %#x)\n",
 		       l->ch->sess_name, l->rdma_cm_id ? "RDMA/CM" : "IB/CM",
 		       l->ch->rq_size, l->ch->imm_data_offset, l->rsp_flags);

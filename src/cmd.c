@@ -163,6 +163,27 @@ static int srpt_cmd_data(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio,
 	return 0;
 }
 
+/* Count a well-formed SRP_CMD; see struct srpt_ch_stats for the rule. */
+static void srpt_cmd_count(struct srpt_rdma_ch *ch,
+			   const struct srpt_cmd_desc *desc)
+{
+	struct srpt_ch_stats *s = &ch->stats;
+
+	switch (desc->dir) {
+	case SRPT_DIR_READ:
+		srpt_stat_add(&s->cmds_read, 1);
+		srpt_stat_add(&s->bytes_read, desc->data_len);
+		break;
+	case SRPT_DIR_WRITE:
+		srpt_stat_add(&s->cmds_write, 1);
+		srpt_stat_add(&s->bytes_write, desc->data_len);
+		break;
+	default:
+		srpt_stat_add(&s->cmds_none, 1);
+		break;
+	}
+}
+
 /**
  * srpt_handle_cmd() - start an SRP_CMD.
  * @ch: channel.
@@ -204,6 +225,7 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 	}
 
 	cmd->data_direction = srpt_cmd_dma_dir(&desc);
+	srpt_cmd_count(ch, &desc);
 	if (srpt_cmd_data(ch, rio, sio, &desc, &sg, &sg_cnt))
 		return false;
 
@@ -270,6 +292,7 @@ static void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
 		srpt_local_tmf_rsp(sio, tag, SRPT_TSK_MGMT_FAILED);
 		return;
 	}
+	srpt_stat_add(&ch->stats.tmf[srpt_tmf_kind(tsk->tsk_mgmt_func)], 1);
 	ret = target_submit_tmr(&sio->cmd, ch->sess, NULL,
 				scsilun_to_int((struct scsi_lun *)tsk->lun),
 				sio, srpt_tmr_func(tsk->tsk_mgmt_func),
@@ -418,9 +441,11 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	int req_lim;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
+		if (wc->status != IB_WC_WR_FLUSH_ERR) {
+			atomic64_inc(&ch->stats.recv_errors);
 			srpt_ch_warn_ratelimited(ch, "receive failed: %s\n",
 						 ib_wc_status_msg(wc->status));
+		}
 		/*
 		 * A buffer of the device's SRQ is the SRQ's, not the
 		 * channel's: give it back, or each receive that fails (an IU
@@ -597,9 +622,11 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		     state != SRPT_STATE_MGMT_RSP_SENT);
 	srpt_sq_wrs_put(ch, 1 + sio->n_rdma);
 	if (unlikely(wc->status != IB_WC_SUCCESS &&
-		     wc->status != IB_WC_WR_FLUSH_ERR))
+		     wc->status != IB_WC_WR_FLUSH_ERR)) {
+		atomic64_inc(&ch->stats.rdma_errors);
 		srpt_ch_warn_ratelimited(ch, "sending response failed: %s\n",
 					 ib_wc_status_msg(wc->status));
+	}
 
 	if (sio->local_rsp) {
 		srpt_debug_delay(SRPT_DBG_LOCAL_RSP_DONE);

@@ -15,6 +15,9 @@
  *		attrib/srp_max_rdma_size, srp_max_rsp_size, srp_sq_size,
  *		srp_rq_size, use_srq	per physical port, shared by all TPGs
  *		acls/<initiator port ID, GUID form or IP address>/
+ *			info			the ACL's SRP session (rtslib)
+ *			auth/authenticate_target	always 0
+ *	<port name>/fabric_statistics/srpt_port/	port counters (RO)
  *
  * The directories of a port survive the removal of its HCA. Afterwards
  * attribute writes, enable=1 and mkdir of a TPG fail with -ENODEV instead
@@ -35,6 +38,7 @@
 
 #include "srpt.h"
 #include "srpt_names.h"
+#include "srpt_stats.h"
 
 /**
  * srpt_tpg_to_sport() - the port a TPG belongs to.
@@ -601,8 +605,327 @@ static int srpt_init_nodeacl(struct se_node_acl *se_nacl, const char *name)
 	return -EINVAL;
 }
 
+
+/*
+ * Strings the info text of one channel points at (struct srpt_info_ch), so
+ * that the channel's own fields are copied only under srpt_port.mutex.
+ */
+struct srpt_info_strs {
+	char	addr[64];
+	char	i_port_id[SRPT_HEX128_NAME_SIZE];
+	char	t_port_id[SRPT_HEX128_NAME_SIZE];
+};
+
+/*
+ * What the info attribute shows of a linked channel. Caller holds
+ * sport->mutex: the channel and its nexus stay linked, its device present
+ * (srpt_remove_one() waits for the channels) and its sess_name set.
+ */
+static void srpt_info_ch_fill(struct srpt_rdma_ch *ch, struct srpt_info_ch *ic,
+			      struct srpt_info_strs *b, bool counters)
+{
+	struct srpt_port *sport = ch->sport;
+	struct ib_device *dev = sport->sdev->device;
+
+	lockdep_assert_held(&sport->mutex);
+	memset(ic, 0, sizeof(*ic));
+	ic->id = ch->id;
+	ic->state = READ_ONCE(ch->state);
+	if (ch->using_rdma_cm) {
+		snprintf(b->addr, sizeof(b->addr), "%pISc", &ch->peer);
+		ic->transport = rdma_protocol_iwarp(dev, sport->port) ? "iWARP" :
+				rdma_protocol_roce(dev, sport->port) ? "RoCE" :
+				"IB";
+	} else {
+		strscpy(b->addr, ch->sess_name, sizeof(b->addr));
+		ic->transport = "IB";
+	}
+	srpt_format_port_id(b->i_port_id, sizeof(b->i_port_id),
+			    ch->nexus->i_port_id);
+	srpt_format_port_id(b->t_port_id, sizeof(b->t_port_id),
+			    ch->nexus->t_port_id);
+	ic->addr = b->addr;
+	ic->i_port_id = b->i_port_id;
+	ic->t_port_id = b->t_port_id;
+	ic->rq_size = ch->rq_size;
+	ic->req_lim = atomic_read(&ch->req_lim);
+	if (counters)
+		srpt_ch_stats_read(ch, &ic->c);
+}
+
+/* Iterate over the channels of @sport whose session belongs to @nacl. */
+#define srpt_for_each_acl_ch(sport, nacl, nexus, ch)			\
+	list_for_each_entry(nexus, &(sport)->nexus_list, entry)		\
+		list_for_each_entry(ch, &(nexus)->ch_list, list)	\
+			if ((ch)->nacl == (nacl))
+
+/**
+ * srpt_nacl_info_show() - the ACL's "info" attribute: its SRP session.
+ * @item: the ACL directory.
+ * @page: output page.
+ *
+ * The text rtslib-fb's NodeACL session parser reads (src/stats.c), so that
+ * "targetcli sessions" lists the channels of the ACL as the connections of
+ * one session: no session while the ACL has no channel, otherwise the ACL's
+ * oldest channel gives the session ID, then one connection per channel and
+ * the counters of each channel (docs/design.md, "Counters and sessions").
+ *
+ * Return: the length of the text.
+ */
+static ssize_t srpt_nacl_info_show(struct config_item *item, char *page)
+{
+	struct se_node_acl *nacl = acl_to_nacl(item);
+	struct srpt_port *sport = srpt_tpg_to_sport(nacl->se_tpg);
+	unsigned int n_live = 0, n_connecting = 0;
+	struct srpt_rdma_ch *ch, *first = NULL;
+	struct srpt_info_strs b;
+	struct srpt_nexus *nexus;
+	struct srpt_info_ch ic;
+	struct srpt_text t;
+
+	srpt_text_init(&t, page, PAGE_SIZE);
+	mutex_lock(&sport->mutex);
+	srpt_for_each_acl_ch(sport, nacl, nexus, ch) {
+		enum rdma_ch_state state = READ_ONCE(ch->state);
+
+		n_live += state == CH_LIVE;
+		n_connecting += state == CH_CONNECTING;
+		if (!first || (s32)(ch->id - first->id) < 0)
+			first = ch;
+	}
+	if (!first) {
+		mutex_unlock(&sport->mutex);
+		srpt_info_no_session(&t, nacl->initiatorname);
+		return srpt_text_end(&t);
+	}
+	srpt_info_ch_fill(first, &ic, &b, false);
+	srpt_info_session(&t, nacl->initiatorname, &ic, n_live, n_connecting);
+	srpt_for_each_acl_ch(sport, nacl, nexus, ch) {
+		srpt_info_ch_fill(ch, &ic, &b, false);
+		srpt_info_conn(&t, &ic);
+	}
+	srpt_info_counters_head(&t);
+	srpt_for_each_acl_ch(sport, nacl, nexus, ch) {
+		srpt_info_ch_fill(ch, &ic, &b, true);
+		srpt_info_ch_counters(&t, &ic);
+	}
+	mutex_unlock(&sport->mutex);
+	return srpt_text_end(&t);
+}
+
+CONFIGFS_ATTR_RO(srpt_nacl_, info);
+
+static struct configfs_attribute *srpt_nacl_base_attrs[] = {
+	&srpt_nacl_attr_info,
+	NULL,
+};
+
+/*
+ * auth/authenticate_target: SRP has no target authentication, always 0.
+ * "targetcli sessions detail" reads it for every session it lists.
+ */
+static ssize_t srpt_nacl_auth_authenticate_target_show(struct config_item *item,
+						       char *page)
+{
+	return sysfs_emit(page, "0\n");
+}
+
+CONFIGFS_ATTR_RO(srpt_nacl_auth_, authenticate_target);
+
+static struct configfs_attribute *srpt_nacl_auth_attrs[] = {
+	&srpt_nacl_auth_attr_authenticate_target,
+	NULL,
+};
+
 /* ---------------------------------------------------------------------- */
 /* End items for ACLs                                                     */
+/* ---------------------------------------------------------------------- */
+
+/* ---------------------------------------------------------------------- */
+/* Start items for port counters (add_wwn_groups)                         */
+/* ---------------------------------------------------------------------- */
+
+static struct srpt_port *srpt_stats_to_sport(struct config_item *item)
+{
+	return container_of(to_config_group(item), struct srpt_port_id,
+			    stats_group)->sport;
+}
+
+/*
+ * The port counters: those of the released channels plus those of every
+ * linked channel, all under sport->mutex (see srpt_port.released).
+ */
+static void srpt_port_counters(struct srpt_port *sport,
+			       struct srpt_counters *sum, u64 *open)
+{
+	struct srpt_nexus *nexus;
+	struct srpt_rdma_ch *ch;
+	struct srpt_counters c;
+
+	*open = 0;
+	mutex_lock(&sport->mutex);
+	*sum = sport->released;
+	list_for_each_entry(nexus, &sport->nexus_list, entry) {
+		list_for_each_entry(ch, &nexus->ch_list, list) {
+			srpt_ch_stats_read(ch, &c);
+			srpt_counters_add(sum, &c);
+			(*open)++;
+		}
+	}
+	mutex_unlock(&sport->mutex);
+}
+
+/* One read-only attribute per scalar port counter. */
+#define SRPT_PORT_COUNTER(name, expr)					\
+static ssize_t srpt_port_stats_##name##_show(struct config_item *item,	\
+					     char *page)		\
+{									\
+	struct srpt_counters c;						\
+	u64 open;							\
+									\
+	srpt_port_counters(srpt_stats_to_sport(item), &c, &open);	\
+	return sysfs_emit(page, "%llu\n", (unsigned long long)(expr));	\
+}									\
+CONFIGFS_ATTR_RO(srpt_port_stats_, name)
+
+SRPT_PORT_COUNTER(channels_open, open);
+SRPT_PORT_COUNTER(commands_read, c.cmds_read);
+SRPT_PORT_COUNTER(commands_write, c.cmds_write);
+SRPT_PORT_COUNTER(commands_none, c.cmds_none);
+SRPT_PORT_COUNTER(bytes_read, c.bytes_read);
+SRPT_PORT_COUNTER(bytes_write, c.bytes_write);
+SRPT_PORT_COUNTER(sq_full_retries, c.sq_full);
+SRPT_PORT_COUNTER(rdma_errors, c.rdma_errors);
+SRPT_PORT_COUNTER(recv_errors, c.recv_errors);
+SRPT_PORT_COUNTER(short_ius, c.short_ius);
+SRPT_PORT_COUNTER(credits_granted, c.credits);
+
+static ssize_t srpt_port_stats_task_mgmt_show(struct config_item *item,
+					      char *page)
+{
+	struct srpt_counters c;
+	struct srpt_text t;
+	u64 open;
+
+	srpt_port_counters(srpt_stats_to_sport(item), &c, &open);
+	srpt_text_init(&t, page, PAGE_SIZE);
+	srpt_format_tmf_counts(&t, c.tmf);
+	return srpt_text_end(&t);
+}
+
+CONFIGFS_ATTR_RO(srpt_port_stats_, task_mgmt);
+
+static ssize_t srpt_port_stats_logins_accepted_show(struct config_item *item,
+						    char *page)
+{
+	struct srpt_port *sport = srpt_stats_to_sport(item);
+	u64 n;
+
+	spin_lock(&sport->stats_lock);
+	n = sport->logins_accepted;
+	spin_unlock(&sport->stats_lock);
+	return sysfs_emit(page, "%llu\n", n);
+}
+
+CONFIGFS_ATTR_RO(srpt_port_stats_, logins_accepted);
+
+static ssize_t srpt_port_stats_logins_rejected_show(struct config_item *item,
+						    char *page)
+{
+	struct srpt_port *sport = srpt_stats_to_sport(item);
+	u64 n;
+
+	spin_lock(&sport->stats_lock);
+	n = sport->rejects.total;
+	spin_unlock(&sport->stats_lock);
+	return sysfs_emit(page, "%llu\n", n);
+}
+
+CONFIGFS_ATTR_RO(srpt_port_stats_, logins_rejected);
+
+static ssize_t srpt_port_stats_login_reject_reasons_show(struct config_item *item,
+							 char *page)
+{
+	struct srpt_port *sport = srpt_stats_to_sport(item);
+	u64 count[SRPT_REJ_KINDS];
+	struct srpt_text t;
+
+	spin_lock(&sport->stats_lock);
+	memcpy(count, sport->rejects.count, sizeof(count));
+	spin_unlock(&sport->stats_lock);
+	srpt_text_init(&t, page, PAGE_SIZE);
+	srpt_format_rej_counts(&t, count);
+	return srpt_text_end(&t);
+}
+
+CONFIGFS_ATTR_RO(srpt_port_stats_, login_reject_reasons);
+
+static ssize_t srpt_port_stats_login_reject_history_show(struct config_item *item,
+							 char *page)
+{
+	struct srpt_port *sport = srpt_stats_to_sport(item);
+	struct srpt_rej_history *h;
+	struct srpt_text t;
+
+	h = kmalloc(sizeof(*h), GFP_KERNEL);
+	if (!h)
+		return -ENOMEM;
+	spin_lock(&sport->stats_lock);
+	*h = sport->rejects;
+	spin_unlock(&sport->stats_lock);
+	srpt_text_init(&t, page, PAGE_SIZE);
+	srpt_format_rej_history(&t, h);
+	kfree(h);
+	return srpt_text_end(&t);
+}
+
+CONFIGFS_ATTR_RO(srpt_port_stats_, login_reject_history);
+
+static struct configfs_attribute *srpt_port_stats_attrs[] = {
+	&srpt_port_stats_attr_logins_accepted,
+	&srpt_port_stats_attr_logins_rejected,
+	&srpt_port_stats_attr_login_reject_reasons,
+	&srpt_port_stats_attr_login_reject_history,
+	&srpt_port_stats_attr_channels_open,
+	&srpt_port_stats_attr_commands_read,
+	&srpt_port_stats_attr_commands_write,
+	&srpt_port_stats_attr_commands_none,
+	&srpt_port_stats_attr_bytes_read,
+	&srpt_port_stats_attr_bytes_write,
+	&srpt_port_stats_attr_task_mgmt,
+	&srpt_port_stats_attr_sq_full_retries,
+	&srpt_port_stats_attr_rdma_errors,
+	&srpt_port_stats_attr_recv_errors,
+	&srpt_port_stats_attr_short_ius,
+	&srpt_port_stats_attr_credits_granted,
+	NULL,
+};
+
+static const struct config_item_type srpt_port_stats_type = {
+	.ct_attrs	= srpt_port_stats_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+/**
+ * srpt_add_wwn_groups() - add fabric_statistics/srpt_port to a port
+ *	directory.
+ * @wwn: the WWN created by srpt_make_tport().
+ *
+ * LIO removes the group (configfs_remove_default_groups() of
+ * fabric_statistics) before it calls srpt_drop_tport().
+ */
+static void srpt_add_wwn_groups(struct se_wwn *wwn)
+{
+	struct srpt_port_id *port_id = srpt_wwn_to_port_id(wwn);
+
+	config_group_init_type_name(&port_id->stats_group, "srpt_port",
+				    &srpt_port_stats_type);
+	configfs_add_default_group(&port_id->stats_group,
+				   &wwn->fabric_stat_group);
+}
+
+/* ---------------------------------------------------------------------- */
+/* End items for port counters                                            */
 /* ---------------------------------------------------------------------- */
 
 static const struct target_core_fabric_ops srpt_template = {
@@ -624,6 +947,7 @@ static const struct target_core_fabric_ops srpt_template = {
 	.aborted_task			= srpt_aborted_task,
 	.fabric_make_wwn		= srpt_make_tport,
 	.fabric_drop_wwn		= srpt_drop_tport,
+	.add_wwn_groups			= srpt_add_wwn_groups,
 	.fabric_make_tpg		= srpt_make_tpg,
 	SRPT_FABRIC_ENABLE_OPS(srpt_enable_tpg)
 	.fabric_drop_tpg		= srpt_drop_tpg,
@@ -631,6 +955,8 @@ static const struct target_core_fabric_ops srpt_template = {
 	.tfc_discovery_attrs		= srpt_discovery_attrs,
 	.tfc_wwn_attrs			= srpt_wwn_attrs,
 	.tfc_tpg_attrib_attrs		= srpt_tpg_attrib_attrs,
+	.tfc_tpg_nacl_base_attrs	= srpt_nacl_base_attrs,
+	.tfc_tpg_nacl_auth_attrs	= srpt_nacl_auth_attrs,
 	/* 6.1's mandatory dummy callouts, submission/completion types */
 	SRPT_FABRIC_COMPAT_OPS
 };

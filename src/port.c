@@ -91,6 +91,7 @@ struct srpt_device *srpt_sdev_alloc(struct ib_device *device, u32 port_cnt)
 		sport->port = i + 1;
 		mutex_init(&sport->mutex);
 		INIT_LIST_HEAD(&sport->nexus_list);
+		spin_lock_init(&sport->stats_lock);
 		atomic_set(&sport->ch_count, 0);
 		init_waitqueue_head(&sport->ch_wq);
 		sport->port_attrib.srp_max_rdma_size = SRPT_DEF_MAX_RDMA_SIZE;

@@ -132,6 +132,7 @@ static u32 srpt_credits_take(struct srpt_rdma_ch *ch)
 	u32 delta = 1 + atomic_xchg(&ch->req_lim_delta, 0);
 
 	atomic_add(delta, &ch->req_lim);
+	atomic64_add(delta, &ch->stats.credits);
 	return delta;
 }
 
@@ -140,6 +141,7 @@ static void srpt_credits_untake(struct srpt_rdma_ch *ch, u32 delta)
 {
 	atomic_sub(delta, &ch->req_lim);
 	atomic_add(delta - 1, &ch->req_lim_delta);
+	atomic64_sub(delta, &ch->stats.credits);
 }
 
 /*
@@ -269,6 +271,7 @@ static void srpt_rsp_defer(struct srpt_send_ioctx *sio, int len,
 
 	sio->rsp_len = len;
 	sio->rsp_state = state;
+	atomic64_inc(&ch->stats.sq_full);
 	srpt_ch_warn_ratelimited(ch, "IB send queue full, response of tag %#llx deferred\n",
 				 sio->cmd.tag);
 	spin_lock_irqsave(&ch->rsp_lock, flags);
@@ -422,10 +425,12 @@ static void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	srpt_rsp_list_kick(ch);
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
+		if (wc->status != IB_WC_WR_FLUSH_ERR) {
+			atomic64_inc(&ch->stats.rdma_errors);
 			srpt_ch_warn_ratelimited(ch, "RDMA READ of tag %#llx failed: %s\n",
 						 sio->cmd.tag,
 						 ib_wc_status_msg(wc->status));
+		}
 		srpt_abort_cmd(sio);
 		return;
 	}
@@ -628,6 +633,7 @@ static int srpt_queue_response(struct se_cmd *cmd)
 	if (ret == -EAGAIN && new_state == SRPT_STATE_CMD_RSP_SENT &&
 	    cmd->se_dev) {
 		srpt_credits_untake(ch, delta);
+		atomic64_inc(&ch->stats.sq_full);
 		srpt_ch_warn_ratelimited(ch, "IB send queue full, response of tag %#llx retried\n",
 					 cmd->tag);
 		return -EAGAIN;
