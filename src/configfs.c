@@ -605,7 +605,6 @@ static int srpt_init_nodeacl(struct se_node_acl *se_nacl, const char *name)
 	return -EINVAL;
 }
 
-
 /*
  * Strings the info text of one channel points at (struct srpt_info_ch), so
  * that the channel's own fields are copied only under srpt_port.mutex.
@@ -653,12 +652,6 @@ static void srpt_info_ch_fill(struct srpt_rdma_ch *ch, struct srpt_info_ch *ic,
 		srpt_ch_stats_read(ch, &ic->c);
 }
 
-/* Iterate over the channels of @sport whose session belongs to @nacl. */
-#define srpt_for_each_acl_ch(sport, nacl, nexus, ch)			\
-	list_for_each_entry(nexus, &(sport)->nexus_list, entry)		\
-		list_for_each_entry(ch, &(nexus)->ch_list, list)	\
-			if ((ch)->nacl == (nacl))
-
 /**
  * srpt_nacl_info_show() - the ACL's "info" attribute: its SRP session.
  * @item: the ACL directory.
@@ -682,16 +675,21 @@ static ssize_t srpt_nacl_info_show(struct config_item *item, char *page)
 	struct srpt_nexus *nexus;
 	struct srpt_info_ch ic;
 	struct srpt_text t;
+	int pass;
 
 	srpt_text_init(&t, page, PAGE_SIZE);
 	mutex_lock(&sport->mutex);
-	srpt_for_each_acl_ch(sport, nacl, nexus, ch) {
-		enum rdma_ch_state state = READ_ONCE(ch->state);
+	list_for_each_entry(nexus, &sport->nexus_list, entry) {
+		list_for_each_entry(ch, &nexus->ch_list, list) {
+			enum rdma_ch_state state = READ_ONCE(ch->state);
 
-		n_live += state == CH_LIVE;
-		n_connecting += state == CH_CONNECTING;
-		if (!first || (s32)(ch->id - first->id) < 0)
-			first = ch;
+			if (ch->nacl != nacl)
+				continue;
+			n_live += state == CH_LIVE;
+			n_connecting += state == CH_CONNECTING;
+			if (!first || (s32)(ch->id - first->id) < 0)
+				first = ch;
+		}
 	}
 	if (!first) {
 		mutex_unlock(&sport->mutex);
@@ -700,14 +698,21 @@ static ssize_t srpt_nacl_info_show(struct config_item *item, char *page)
 	}
 	srpt_info_ch_fill(first, &ic, &b, false);
 	srpt_info_session(&t, nacl->initiatorname, &ic, n_live, n_connecting);
-	srpt_for_each_acl_ch(sport, nacl, nexus, ch) {
-		srpt_info_ch_fill(ch, &ic, &b, false);
-		srpt_info_conn(&t, &ic);
-	}
-	srpt_info_counters_head(&t);
-	srpt_for_each_acl_ch(sport, nacl, nexus, ch) {
-		srpt_info_ch_fill(ch, &ic, &b, true);
-		srpt_info_ch_counters(&t, &ic);
+	/* all connections first, then the counters: see src/stats.c */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			srpt_info_counters_head(&t);
+		list_for_each_entry(nexus, &sport->nexus_list, entry) {
+			list_for_each_entry(ch, &nexus->ch_list, list) {
+				if (ch->nacl != nacl)
+					continue;
+				srpt_info_ch_fill(ch, &ic, &b, pass);
+				if (pass)
+					srpt_info_ch_counters(&t, &ic);
+				else
+					srpt_info_conn(&t, &ic);
+			}
+		}
 	}
 	mutex_unlock(&sport->mutex);
 	return srpt_text_end(&t);

@@ -292,7 +292,8 @@ void srpt_info_session(struct srpt_text *t, const char *acl,
  */
 void srpt_info_conn(struct srpt_text *t, const struct srpt_info_ch *ch)
 {
-	srpt_text_add(t, "CID: %u  Connection State: TARG_CONN_STATE_%s\n   Address %s %s  I_T %s %s\n",
+	srpt_text_add(t, "CID: %u  Connection State: TARG_CONN_STATE_%s\n"
+		      "   Address %s %s  I_T %s %s\n",
 		      ch->id, srpt_info_conn_state(ch->state), ch->addr,
 		      ch->transport, ch->i_port_id, ch->t_port_id);
 }
@@ -319,19 +320,19 @@ void srpt_info_counters_head(struct srpt_text *t)
 void srpt_info_ch_counters(struct srpt_text *t, const struct srpt_info_ch *ch)
 {
 	const struct srpt_counters *c = &ch->c;
+	/* six names of at most 14 bytes and six numbers of at most 20 */
+	char tmf[SRPT_TMF_KINDS * 37];
+	unsigned int i, n;
 
 	srpt_text_add(t, "CID %u commands: read %llu write %llu none %llu\n",
 		      ch->id, SRPT_ULL(c->cmds_read), SRPT_ULL(c->cmds_write),
 		      SRPT_ULL(c->cmds_none));
 	srpt_text_add(t, "CID %u bytes: read %llu write %llu\n", ch->id,
 		      SRPT_ULL(c->bytes_read), SRPT_ULL(c->bytes_write));
-	srpt_text_add(t, "CID %u task_mgmt: abort_task %llu abort_task_set %llu clear_task_set %llu lun_reset %llu clear_aca %llu other %llu\n",
-		      ch->id, SRPT_ULL(c->tmf[SRPT_TMF_ABORT_TASK]),
-		      SRPT_ULL(c->tmf[SRPT_TMF_ABORT_TASK_SET]),
-		      SRPT_ULL(c->tmf[SRPT_TMF_CLEAR_TASK_SET]),
-		      SRPT_ULL(c->tmf[SRPT_TMF_LUN_RESET]),
-		      SRPT_ULL(c->tmf[SRPT_TMF_CLEAR_ACA]),
-		      SRPT_ULL(c->tmf[SRPT_TMF_OTHER]));
+	for (i = 0, n = 0; i < SRPT_TMF_KINDS; i++)
+		n += snprintf(tmf + n, sizeof(tmf) - n, " %s %llu",
+			      srpt_tmf_names[i], SRPT_ULL(c->tmf[i]));
+	srpt_text_add(t, "CID %u task_mgmt:%s\n", ch->id, tmf);
 	srpt_text_add(t, "CID %u errors: sq_full %llu rdma %llu recv %llu short_iu %llu\n",
 		      ch->id, SRPT_ULL(c->sq_full), SRPT_ULL(c->rdma_errors),
 		      SRPT_ULL(c->recv_errors), SRPT_ULL(c->short_ius));
