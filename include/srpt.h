@@ -598,8 +598,9 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  *		 by srpt_free_ch(); 0 without SRQ.
  * @short_ius: IUs dropped because they were too short to carry a tag
  *	       (srpt_recv_drop_short()); only touched from CQ context.
- * @id: channel ID shown in the ACL info attribute; set by srpt_ch_link()
- *	under srpt_port.mutex, then immutable.
+ * @id: channel ID shown in the ACL info attribute, unique while the module
+ *	is loaded; set by srpt_ch_link() under srpt_port.mutex, then
+ *	immutable.
  * @peer: the initiator's address for RDMA CM channels (copied at creation,
  *	  since the cm_id goes away before the channel is unlinked); unused
  *	  for IB CM channels, whose @sess_name is the initiator's port GUID.

@@ -98,12 +98,11 @@ static struct srpt_nexus *srpt_get_nexus(struct srpt_port *sport,
 }
 
 /*
- * The ID of the last channel linked on any port; written under the
- * srpt_port.mutex of that port, so two ports may race: the IDs are for
- * display (the info attribute), where two channels of one ACL, which always
- * share a port, never get the same one. Wraps after 2^32 logins.
+ * The ID of the last channel linked on any port (channel IDs are shown in
+ * the ACL info attribute and are unique while the module is loaded, until
+ * they wrap after 2^32 logins).
  */
-static u32 srpt_ch_last_id;
+static atomic_t srpt_ch_last_id = ATOMIC_INIT(0);
 
 /**
  * srpt_ch_stats_read() - take a snapshot of a channel's counters.
@@ -992,7 +991,7 @@ int srpt_ch_link(struct srpt_rdma_ch *ch, const u8 i_port_id[16],
 		*rsp_flags |= SRPT_LOGIN_RSP_MULTICHAN_MAINTAINED;
 	}
 	ch->nexus = nexus;
-	ch->id = ++srpt_ch_last_id;
+	ch->id = atomic_inc_return(&srpt_ch_last_id);
 	ch->nacl = ch->sess->se_node_acl;
 	list_add_tail_rcu(&ch->list, &nexus->ch_list);
 	if (!sport->enabled || !srpt_ch_tpg_enabled(ch))
