@@ -8,7 +8,7 @@
 # matches; GID-named port directory: the initiator port ID with and
 # without "0x" matches. Other combinations are rejected with
 # CHANNEL_LIMIT_REACHED. Initiator and target addresses that differ, IPv6
-# and the old name: 211-rdma-cm-identity.
+# and the old name: 214-rdma-cm-identity.
 # vmtest-timeout: 300
 
 case_begin

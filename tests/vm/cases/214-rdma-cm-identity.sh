@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# 211-rdma-cm-identity: RDMA/CM sessions are named after the initiator's
+# 214-rdma-cm-identity: RDMA/CM sessions are named after the initiator's
 # address, and the rdma_cm_port module parameter starts the listener
 # (docs/design.md, "RDMA CM session names" and "Listeners"; issue 11).
 # dummy0 gets a second IPv4 address and two IPv6 addresses; ib_srp logs in
@@ -41,8 +41,8 @@ addrs_del() {
 on_exit addrs_del
 if ! { ip addr add "$V4_I/24" dev "$NETDEV" &&
        ip -6 addr add "$V6_T/64" dev "$NETDEV" &&
-       ip -6 addr add "$V6_I/64" dev "$NETDEV"; } 2>/tmp/211.err; then
-	fail addresses "$(cat /tmp/211.err)"
+       ip -6 addr add "$V6_I/64" dev "$NETDEV"; } 2>/tmp/214.err; then
+	fail addresses "$(cat /tmp/214.err)"
 	exit 0
 fi
 # the RoCE GIDs of the new addresses (the RDMA CM needs them)
@@ -190,10 +190,10 @@ for v in 65536 abc; do
 	fi
 done
 expect_log param_invalid_logged "rdma_cm_port: invalid value '65536'"
-/tools/cm_listen -p "$ALT_PORT" -t 60 > /tmp/211.listen 2>&1 &
+/tools/cm_listen -p "$ALT_PORT" -t 60 > /tmp/214.listen 2>&1 &
 listener=$!
 on_exit "kill $listener 2>/dev/null"
-if wait_for 10 grep -q '^listening=' /tmp/211.listen; then
+if wait_for 10 grep -q '^listening=' /tmp/214.listen; then
 	dmesg_mark
 	if try modprobe ib_srpt "rdma_cm_port=$ALT_PORT"; then
 		pass param_port_taken_loads
@@ -203,7 +203,7 @@ if wait_for 10 grep -q '^listening=' /tmp/211.listen; then
 		fail param_port_taken_loads "$ERR"
 	fi
 else
-	fail param_port_taken "cm_listen: $(cat /tmp/211.listen)"
+	fail param_port_taken "cm_listen: $(cat /tmp/214.listen)"
 fi
 kill "$listener" 2>/dev/null
 wait "$listener" 2>/dev/null
