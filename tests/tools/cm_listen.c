@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cm_listen - hold an RDMA/CM listener on a port, so that a test can see
- * another listener on that port fail (case 211, the rdma_cm_port module
+ * another listener on that port fail (case 214, the rdma_cm_port module
  * parameter).
  *
  *   cm_listen -p PORT [-t SECONDS]
