@@ -139,6 +139,27 @@ struct srpt_tpg {
 	struct se_portal_group	tpg;
 };
 
+/* Bits of srpt_node_acl.flags. */
+enum {
+	/* srpt_login_warn_old_name() has warned about this ACL */
+	SRPT_NACL_OLD_NAME_WARNED,
+};
+
+/**
+ * struct srpt_node_acl - one ACL directory below a TPG.
+ * @nacl: LIO node ACL; LIO allocates the whole structure (fabric op
+ *	  node_acl_size) and frees it with the ACL directory.
+ * @flags: SRPT_NACL_* bits, set atomically (test_and_set_bit()) by login
+ *	   handlers that hold a session of this ACL, which keeps it alive.
+ *
+ * Nothing else is stored per ACL: LIO matches the ACL name against the
+ * session name (docs/design.md, "Session and ACL names").
+ */
+struct srpt_node_acl {
+	struct se_node_acl	nacl;
+	unsigned long		flags;
+};
+
 /**
  * srpt_tpg_to_stpg() - the srpt_tpg that embeds a LIO TPG.
  * @tpg: a TPG of the srpt fabric.

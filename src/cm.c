@@ -36,8 +36,13 @@ static u16 srpt_rdma_cm_port;
  * @rdma_cm_id: RDMA CM id of the connection, or NULL.
  * @pkey: partition key of the connection.
  * @req: the login request (IB CM layout).
- * @src_name: session name derived from the connection (docs/design.md,
- *	      "Session and ACL names").
+ * @src_name: session name derived from the connection: for IB CM the
+ *	      GUID form of the initiator's GID, for RDMA CM the initiator's
+ *	      address (docs/design.md, "Session and ACL names").
+ * @old_name: RDMA CM only: the target's own address, the session name of
+ *	      earlier versions, still tried after @src_name (docs/design.md,
+ *	      "RDMA CM session names"); NULL for IB CM and when it equals
+ *	      @src_name.
  * @ch: the channel once created.
  * @started: @ch owns a LIO session. From then on LIO, an enable=0, a
  *	     use_srq switch, a relogin or a device removal may close the
@@ -57,6 +62,7 @@ struct srpt_login {
 	u16				pkey;
 	const struct srpt_login_req	*req;
 	const char			*src_name;
+	const char			*old_name;
 	struct srpt_rdma_ch		*ch;
 	bool				started;
 	u32				reason;
@@ -92,11 +98,35 @@ static struct se_session *srpt_session_in(struct srpt_port_id *port_id,
 }
 
 /*
+ * A session of an RDMA CM login was created under the old name, the
+ * target's address: ask the administrator, once per ACL, to name the ACL
+ * after the initiator. Caller holds sport->mutex; @sess and its ACL and TPG
+ * stay valid while the login handler runs (see struct srpt_login.started).
+ */
+static void srpt_login_warn_old_name(struct srpt_login *l,
+				     struct se_session *sess)
+{
+	struct srpt_node_acl *nacl;
+	struct srpt_tpg *stpg;
+
+	lockdep_assert_held(&l->sport->mutex);
+	nacl = container_of(sess->se_node_acl, struct srpt_node_acl, nacl);
+	if (test_and_set_bit(SRPT_NACL_OLD_NAME_WARNED, &nacl->flags))
+		return;
+	stpg = container_of(sess->se_tpg, struct srpt_tpg, tpg);
+	srpt_port_warn(l->sport, "RDMA/CM login of %s matched ACL %s of %s/%s, which is named after the target's own address (the old RDMA/CM session name); name the ACL after the initiator's address, %s, instead (warned once per ACL)\n",
+		       l->src_name, l->old_name, stpg->sport_id->name,
+		       config_item_name(&sess->se_tpg->tpg_group.cg_item),
+		       l->src_name);
+}
+
+/*
  * Stage: create the LIO session. The lookup order makes existing targetcli
  * configurations work unchanged: TPGs of the GUID-named directory with the
- * connection name, then TPGs of the GID-named directory with the initiator
- * port ID, first with and then without "0x". No matching ACL rejects the
- * login with CHANNEL_LIMIT_REACHED.
+ * connection name, for RDMA CM then with the old name (the target's
+ * address), then TPGs of the GID-named directory with the initiator port
+ * ID, first with and then without "0x". No matching ACL rejects the login
+ * with CHANNEL_LIMIT_REACHED.
  */
 static int srpt_login_session(struct srpt_login *l)
 {
@@ -116,14 +146,25 @@ static int srpt_login_session(struct srpt_login *l)
 	 */
 	mutex_lock(&sport->mutex);
 	sess = srpt_session_in(sport->guid_id, ch, ch->sess_name);
+	if (IS_ERR(sess) && l->old_name) {
+		sess = srpt_session_in(sport->guid_id, ch, l->old_name);
+		if (!IS_ERR(sess))
+			srpt_login_warn_old_name(l, sess);
+	}
 	if (IS_ERR(sess))
 		sess = srpt_session_in(sport->gid_id, ch, i_port_id);
 	if (IS_ERR(sess))
 		sess = srpt_session_in(sport->gid_id, ch, i_port_id + 2);
 	mutex_unlock(&sport->mutex);
-	if (IS_ERR(sess)) {
+	if (IS_ERR(sess) && l->old_name) {
+		srpt_login_info(sport, "Rejected login for initiator %s: no ACL for %s (old name: %s) or %s\n",
+				i_port_id, ch->sess_name, l->old_name,
+				i_port_id);
+	} else if (IS_ERR(sess)) {
 		srpt_login_info(sport, "Rejected login for initiator %s: no ACL for %s or %s\n",
 				i_port_id, ch->sess_name, i_port_id);
+	}
+	if (IS_ERR(sess)) {
 		l->reason = PTR_ERR(sess) == -ENOMEM ?
 			SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES :
 			SRPT_LOGIN_REJ_CHANNEL_LIMIT_REACHED;
@@ -361,12 +402,49 @@ put:
 	return ret;
 }
 
+/**
+ * srpt_rdma_cm_names() - the session names of an RDMA CM connection.
+ * @cm_id: the passive-side id of the connect request.
+ * @name: receives the initiator's address (SRPT_IP_NAME_SIZE bytes).
+ * @old_name: receives the target's address, the name earlier versions
+ *	      used (SRPT_IP_NAME_SIZE bytes).
+ *
+ * On the passive side the RDMA CM stores the peer's (initiator's) address
+ * in route.addr.dst_addr and the local (target's) address in src_addr, for
+ * IB/RoCE (taken from the CM header of the REQ) and iWARP (from the
+ * connection) alike (docs/design.md, "RDMA CM session names").
+ *
+ * Return: true if @old_name differs from @name (it is then worth a try).
+ */
+static bool srpt_rdma_cm_names(const struct rdma_cm_id *cm_id, char *name,
+			       char *old_name)
+{
+	const struct sockaddr *dst =
+		(const struct sockaddr *)&cm_id->route.addr.dst_addr;
+	int ret = -EINVAL;
+
+	if (dst->sa_family == AF_INET)
+		ret = srpt_format_ip_name(name, SRPT_IP_NAME_SIZE,
+					  (const u8 *)&((const struct sockaddr_in *)dst)->sin_addr,
+					  4);
+	else if (dst->sa_family == AF_INET6)
+		ret = srpt_format_ip_name(name, SRPT_IP_NAME_SIZE,
+					  ((const struct sockaddr_in6 *)dst)->sin6_addr.s6_addr,
+					  16);
+	if (ret < 0)
+		snprintf(name, SRPT_IP_NAME_SIZE, "%pIS", dst);
+	/* byte for byte what earlier versions (and the in-kernel driver) used */
+	snprintf(old_name, SRPT_IP_NAME_SIZE, "%pIS",
+		 &cm_id->route.addr.src_addr);
+	return strcmp(name, old_name) != 0;
+}
+
 /* RDMA CM connect request: private data holds the 56-byte variant. */
 static int srpt_rdma_cm_req_recv(struct rdma_cm_id *cm_id,
 				 const struct rdma_cm_event *event)
 {
 	struct srpt_login_req req;
-	char name[64];
+	char name[SRPT_IP_NAME_SIZE], old_name[SRPT_IP_NAME_SIZE];
 	struct srpt_login l = {
 		.rdma_cm_id	= cm_id,
 		.req		= &req,
@@ -393,13 +471,8 @@ static int srpt_rdma_cm_req_recv(struct rdma_cm_id *cm_id,
 	}
 	if (cm_id->route.path_rec)
 		l.pkey = be16_to_cpu(cm_id->route.path_rec->pkey);
-	/*
-	 * Compatibility quirk (docs/design.md, "RDMA CM session names"): on a
-	 * passive-side id the RDMA CM stores the local address in src_addr,
-	 * so this name is the target address the initiator connected to, not
-	 * the initiator's. Existing ACL configurations depend on it.
-	 */
-	snprintf(name, sizeof(name), "%pIS", &cm_id->route.addr.src_addr);
+	if (srpt_rdma_cm_names(cm_id, name, old_name))
+		l.old_name = old_name;
 	ret = srpt_cm_req_recv(&l);
 put:
 	srpt_sdev_put(l.sdev);

@@ -956,6 +956,7 @@ static const struct target_core_fabric_ops srpt_template = {
 	.fabric_make_tpg		= srpt_make_tpg,
 	SRPT_FABRIC_ENABLE_OPS(srpt_enable_tpg)
 	.fabric_drop_tpg		= srpt_drop_tpg,
+	.node_acl_size			= sizeof(struct srpt_node_acl),
 	.fabric_init_nodeacl		= srpt_init_nodeacl,
 	.tfc_discovery_attrs		= srpt_discovery_attrs,
 	.tfc_wwn_attrs			= srpt_wwn_attrs,

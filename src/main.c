@@ -4,9 +4,10 @@
  * the ib_srpt SCSI RDMA Protocol target driver.
  *
  * Load order: validate the parameters, register the LIO fabric template
- * (configfs.c), then the ib_client (device.c adds every RDMA device).
- * Unload is the exact reverse, preceded by destroying the global RDMA/CM
- * listener so that no new login can reach a device being removed.
+ * (configfs.c), then the ib_client (device.c adds every RDMA device), then
+ * start the RDMA/CM listener if rdma_cm_port asks for one. Unload is the
+ * exact reverse: destroying the global RDMA/CM listener comes first, so
+ * that no new login can reach a device being removed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -105,6 +106,61 @@ module_param_call(srpt_service_guid, srpt_service_guid_set,
 MODULE_PARM_DESC(srpt_service_guid,
 		 "Hex GUID used as IOC GUID, SRP target port ID and IB CM service ID (0: node GUID of the first HCA)");
 
+/*
+ * The RDMA/CM listener port requested at load time (docs/design.md,
+ * "Listeners"). The listener itself is started by srpt_init_module() and
+ * belongs to cm.c from then on; reading the parameter shows the port the
+ * listener has now, the same value as discovery_auth/rdma_cm_port.
+ */
+static u16 srpt_rdma_cm_port_param;
+
+/**
+ * srpt_rdma_cm_port_param_set() - parse rdma_cm_port at load time.
+ * @val: the text given to modprobe or insmod.
+ * @kp: the parameter; @kp->arg points at srpt_rdma_cm_port_param.
+ *
+ * Only stores the value: the listener is created once the module is
+ * initialized. The parameter is read-only (0444), so this runs only at load.
+ *
+ * Return: 0, or -EINVAL if @val is not a number from 0 to 65535 (loading
+ * then fails).
+ */
+static int srpt_rdma_cm_port_param_set(const char *val,
+				       const struct kernel_param *kp)
+{
+	u16 port;
+
+	if (kstrtou16(val, 0, &port)) {
+		pr_warn("rdma_cm_port: invalid value '%s' (0 to 65535)\n", val);
+		return -EINVAL;
+	}
+	*(u16 *)kp->arg = port;
+	return 0;
+}
+
+/**
+ * srpt_rdma_cm_port_param_get() - show the port of the RDMA/CM listener.
+ * @buffer: output page.
+ * @kp: the parameter (unused: the listener's port is shown, see above).
+ *
+ * Return: number of characters written.
+ */
+static int srpt_rdma_cm_port_param_get(char *buffer,
+				       const struct kernel_param *kp)
+{
+	return scnprintf(buffer, PAGE_SIZE, "%u\n", srpt_rdma_cm_get_port());
+}
+
+static const struct kernel_param_ops srpt_rdma_cm_port_ops = {
+	.set = srpt_rdma_cm_port_param_set,
+	.get = srpt_rdma_cm_port_param_get,
+};
+
+module_param_cb(rdma_cm_port, &srpt_rdma_cm_port_ops,
+		&srpt_rdma_cm_port_param, 0444);
+MODULE_PARM_DESC(rdma_cm_port,
+		 "RDMA/CM listener port started at load (0: none, the default); reads the current port, also set by configfs discovery_auth/rdma_cm_port");
+
 /* ---------------------------------------------------------------------- */
 /* ib_client and module init/exit                                         */
 /* ---------------------------------------------------------------------- */
@@ -163,6 +219,19 @@ static int __init srpt_init_module(void)
 	if (ret) {
 		pr_err("ib_register_client() failed (%d)\n", ret);
 		goto out_unregister_fabric;
+	}
+
+	/*
+	 * After the client: the listener's first requests find the HCAs. A
+	 * listener that cannot be created does not fail the load: IB CM
+	 * logins and the restore of the LIO configuration must not depend
+	 * on it (docs/design.md, "Listeners").
+	 */
+	if (srpt_rdma_cm_port_param) {
+		ret = srpt_rdma_cm_set_port(srpt_rdma_cm_port_param);
+		if (ret)
+			pr_warn("rdma_cm_port=%u: the RDMA/CM listener could not be created (%d); no RDMA/CM logins until a port is written to discovery_auth/rdma_cm_port\n",
+				srpt_rdma_cm_port_param, ret);
 	}
 
 	pr_info("srpt-dkms %s loaded\n", SRPT_VERSION);

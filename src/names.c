@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * names.c - formatting of port names and port ID strings, and validation of
- * ACL (initiator) names.
+ * names.c - formatting of port names, port ID strings and RDMA/CM session
+ * names (IP addresses), and validation of ACL (initiator) names.
  *
  * Pure code: it includes only srpt_pure.h, so the unit tests in
  * tests/unit/test_names.c build it in userspace.
@@ -128,6 +128,69 @@ int srpt_format_port_id(char *buf, size_t size, const u8 *id)
 int srpt_format_gid_name(char *buf, size_t size, const u8 *gid)
 {
 	return srpt_format_port_id(buf, size, gid);
+}
+
+/* Write @v (0..255) in decimal to @dst; return the end. */
+static char *srpt_put_dec_u8(char *dst, u8 v)
+{
+	if (v >= 100)
+		*dst++ = '0' + v / 100;
+	if (v >= 10)
+		*dst++ = '0' + v / 10 % 10;
+	*dst++ = '0' + v % 10;
+	return dst;
+}
+
+/**
+ * srpt_format_ip_name() - format an IP address as an RDMA/CM session name.
+ * @buf: output buffer.
+ * @size: size of @buf; at least SRPT_IP_NAME_SIZE.
+ * @addr: the address in network order: 4 bytes (IPv4) or 16 bytes (IPv6).
+ * @len: 4 or 16.
+ *
+ * The text is the one the kernel's "%pIS" prints without flags: IPv4 in
+ * dotted decimal ("192.0.2.2"); IPv6 uncompressed, eight groups of four
+ * lowercase hex digits ("fd00:0000:0000:0000:0000:0000:0000:0002"). An
+ * IPv4-mapped IPv6 address (::ffff:a.b.c.d, as an iWARP connection to an
+ * IPv6 listener may report an IPv4 peer) is written as the IPv4 address, so
+ * that one ACL name covers an IPv4 initiator however it connected.
+ *
+ * Return: the length of the name, -EINVAL if @len is neither 4 nor 16, or
+ * -ENOSPC if @size is too small (then @buf holds an empty string if @size
+ * is not zero).
+ */
+int srpt_format_ip_name(char *buf, size_t size, const u8 *addr, size_t len)
+{
+	static const u8 v4_mapped[12] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	char *p = buf;
+	int i;
+
+	if (size)
+		buf[0] = '\0';
+	if (len != 4 && len != 16)
+		return -EINVAL;
+	if (size < SRPT_IP_NAME_SIZE)
+		return -ENOSPC;
+	if (len == 16 && memcmp(addr, v4_mapped, sizeof(v4_mapped)) == 0) {
+		addr += sizeof(v4_mapped);
+		len = 4;
+	}
+	if (len == 4) {
+		for (i = 0; i < 4; i++) {
+			if (i)
+				*p++ = '.';
+			p = srpt_put_dec_u8(p, addr[i]);
+		}
+	} else {
+		for (i = 0; i < 8; i++) {
+			if (i)
+				*p++ = ':';
+			p = srpt_put_hex(p, addr + 2 * i, 2);
+		}
+	}
+	*p = '\0';
+	return p - buf;
 }
 
 /**

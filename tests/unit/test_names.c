@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_names.c - unit tests of src/names.c: port name formatting and ACL
- * name parsing (docs/design.md, "Port names and port directories" and
- * "Session and ACL names").
+ * test_names.c - unit tests of src/names.c: port name and RDMA/CM session
+ * name formatting and ACL name parsing (docs/design.md, "Port names and
+ * port directories" and "Session and ACL names").
  */
 #include "srpt_names.h"
 #include "unit.h"
@@ -70,6 +70,50 @@ static void test_format_sizes(void)
 	CHECK_EQ(srpt_format_gid_name(buf, 0, gid_doc), -ENOSPC);
 	CHECK_EQ(buf[0], '\0');
 	CHECK_EQ(srpt_format_guid_name(buf, 0, gid_doc), -ENOSPC);
+}
+
+static void test_format_ip(void)
+{
+	static const u8 v4[4] = { 192, 0, 2, 2 };
+	static const u8 v4_edge[4] = { 0, 10, 100, 255 };
+	static const u8 v6[16] = {
+		0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02 };
+	static const u8 v4_mapped[16] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 198, 51, 100, 7 };
+	/* ::fffe:... and ::ffff:0:0/96 with a non-zero upper byte: IPv6 */
+	static const u8 not_mapped[16] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0xff, 198, 51, 100, 7 };
+	char buf[64];
+
+	CHECK_EQ(srpt_format_ip_name(buf, sizeof(buf), v4, 4), 9);
+	CHECK_STR_EQ(buf, "192.0.2.2");
+	CHECK_EQ(srpt_format_ip_name(buf, sizeof(buf), v4_edge, 4), 12);
+	CHECK_STR_EQ(buf, "0.10.100.255");
+	/* as "%pIS" prints it: uncompressed, lowercase, 39 characters */
+	CHECK_EQ(srpt_format_ip_name(buf, sizeof(buf), v6, 16), 39);
+	CHECK_STR_EQ(buf, "fd00:0000:0000:0000:0000:0000:0000:0002");
+	CHECK_EQ(srpt_format_ip_name(buf, sizeof(buf), gid_doc, 16), 39);
+	CHECK_STR_EQ(buf, "fe80:0000:0000:0000:5054:00ff:fe4a:0b7b");
+	CHECK_EQ(srpt_format_ip_name(buf, sizeof(buf), gid_ff, 16), 39);
+	CHECK_STR_EQ(buf, "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff");
+	CHECK_EQ(srpt_format_ip_name(buf, sizeof(buf), v4_mapped, 16), 12);
+	CHECK_STR_EQ(buf, "198.51.100.7");
+	CHECK_EQ(srpt_format_ip_name(buf, sizeof(buf), not_mapped, 16), 39);
+	CHECK_STR_EQ(buf, "0000:0000:0000:0000:0001:ffff:c633:6407");
+
+	/* every name fits SRPT_IP_NAME_SIZE exactly; less fails */
+	CHECK_EQ(srpt_format_ip_name(buf, SRPT_IP_NAME_SIZE, gid_ff, 16), 39);
+	memset(buf, 'x', sizeof(buf));
+	CHECK_EQ(srpt_format_ip_name(buf, SRPT_IP_NAME_SIZE - 1, v4, 4),
+		 -ENOSPC);
+	CHECK_EQ(buf[0], '\0');
+	CHECK_EQ(buf[1], 'x');
+	CHECK_EQ(srpt_format_ip_name(buf, 0, v4, 4), -ENOSPC);
+	/* other lengths are refused */
+	memset(buf, 'x', sizeof(buf));
+	CHECK_EQ(srpt_format_ip_name(buf, sizeof(buf), v6, 6), -EINVAL);
+	CHECK_EQ(buf[0], '\0');
+	CHECK_EQ(srpt_format_ip_name(buf, sizeof(buf), v6, 0), -EINVAL);
 }
 
 static void test_parse_guid(void)
@@ -209,6 +253,7 @@ int main(void)
 {
 	test_format();
 	test_format_sizes();
+	test_format_ip();
 	test_parse_guid();
 	test_parse_hex();
 	test_parse_acl();

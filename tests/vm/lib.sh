@@ -405,9 +405,10 @@ refresh_names() {
 }
 [ -n "$GID0" ] || refresh_names
 
-# ACL name candidates: the RDMA CM session name (an IP address) and, for every
-# GID, the GUID form of its interface ID and the 128-bit initiator port ID
-# (8 zero bytes of id_ext + interface ID) with and without 0x.
+# ACL name candidates: the RDMA CM session name (the initiator's IP address,
+# $IP: login connects from $IP to $IP) and, for every GID, the GUID form of
+# its interface ID and the 128-bit initiator port ID (8 zero bytes of id_ext
+# + interface ID) with and without 0x.
 initiator_names() {
 	{
 		echo "$IP"

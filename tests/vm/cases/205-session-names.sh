@@ -2,11 +2,13 @@
 # 205-session-names: the session-name rules and lookup order of
 # docs/design.md, "Session and ACL names", so that existing targetcli
 # configurations log in
-# unchanged. GUID-named port directory: the RDMA CM name (%pIS of the
-# child id's src_addr, which is the target address: upstream quirk kept)
+# unchanged. GUID-named port directory: the RDMA CM name (the initiator's
+# address; here ib_srp connects from $IP to $IP, so it equals the target's
+# address, the name of earlier versions, and no old-name warning is due)
 # matches; GID-named port directory: the initiator port ID with and
 # without "0x" matches. Other combinations are rejected with
-# CHANNEL_LIMIT_REACHED.
+# CHANNEL_LIMIT_REACHED. Initiator and target addresses that differ, IPv6
+# and the old name: 214-rdma-cm-identity.
 # vmtest-timeout: 300
 
 case_begin
@@ -30,6 +32,11 @@ try_names() {
 		pass "$tn_name" "$tn_got"
 	else
 		fail "$tn_name" "got $tn_got, expected $tn_want ($ERR)"
+	fi
+	if [ "$tn_want" = ok ] && ours "${tn_name}_no_old_name_warning"; then
+		[ "$(count_since 'matched ACL')" = 0 ] &&
+			pass "${tn_name}_no_old_name_warning" ||
+			fail "${tn_name}_no_old_name_warning" "$(dmesg_since | grep 'matched ACL')"
 	fi
 	if [ "$tn_want" = rej ] && ours "${tn_name}_reason"; then
 		dmesg_since | grep -q 'Rejecting login.*reason 0x10006' &&
