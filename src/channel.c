@@ -21,6 +21,7 @@
 #include "srpt_debug.h"
 #include "srpt_io.h"
 #include "srpt_login.h"
+#include "srpt_trace.h"
 
 #define SRPT_WAIT_LOG_INTERVAL	(5 * HZ)
 
@@ -116,18 +117,25 @@ static void srpt_ch_unlink(struct srpt_rdma_ch *ch)
  * @ch: the channel.
  * @new: the new state.
  *
+ * The only place where a channel's state changes after its creation, so
+ * the srpt_ch_state tracepoint here sees every transition, in order.
+ *
  * Return: true if the state changed, false if the channel already was in
  * @new or a later state.
  */
 bool srpt_set_ch_state(struct srpt_rdma_ch *ch, enum rdma_ch_state new)
 {
+	enum rdma_ch_state old;
 	unsigned long flags;
 	bool changed;
 
 	spin_lock_irqsave(&ch->spinlock, flags);
-	changed = srpt_ch_state_may_advance(ch->state, new);
-	if (changed)
+	old = ch->state;
+	changed = srpt_ch_state_may_advance(old, new);
+	if (changed) {
 		ch->state = new;
+		trace_srpt_ch_state(ch, old, new);
+	}
 	spin_unlock_irqrestore(&ch->spinlock, flags);
 	return changed;
 }
