@@ -57,8 +57,9 @@ excerpt() {
 }
 
 # answer OPCODE LEN: "tag dir status sense residual wc" of the srpt_cmd_done
-# that answers the last srpt_cmd_start with OPCODE and LEN (empty: none);
-# both records are added to $PAIRS
+# that answers the first srpt_cmd_start with OPCODE and LEN (empty: none);
+# both records are added to $PAIRS. The first: fio runs after the dd and
+# sg_raw commands and may merge its 4 KiB reads into larger ones.
 PAIRS=/tmp/318-pairs.txt
 answer() {
 	awk -v op="$1" -v len="$2" '
@@ -69,9 +70,10 @@ answer() {
 				return substr(a[i], length(n) + 2)
 		return ""
 	}
-	/ srpt_cmd_start: / && f("opcode") == op && f("len") == len {
-		tag = f("tag"); qpn = f("qpn"); dir = f("dir"); res = ""
-		start = $0; next
+	/ srpt_cmd_start: / && tag == "" && f("opcode") == op &&
+	    f("len") == len {
+		tag = f("tag"); qpn = f("qpn"); dir = f("dir"); start = $0
+		next
 	}
 	/ srpt_cmd_done: / && tag != "" && res == "" && f("tag") == tag &&
 	    f("qpn") == qpn {
