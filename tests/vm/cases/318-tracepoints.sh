@@ -35,12 +35,18 @@ if [ ! -e $TR/trace ]; then
 fi
 EV=$TR/events/ib_srpt
 TRACE=/tmp/318-trace.txt
+SQFULL=/tmp/318-sqfull.txt
 EVENTS="srpt_login_accept srpt_login_reject srpt_ch_state srpt_cmd_start
 srpt_cmd_done srpt_tmf_start srpt_tmf_done srpt_sq_full"
 
-# records: the ib_srpt records now in the trace buffer, into $TRACE
+# records: the ib_srpt records now in the trace buffer: srpt_sq_full into
+# $SQFULL (LIO retries a response thousands of times on 7.x), the others
+# into $TRACE, so that the checks of the others stay fast under emulation
 records() {
-	grep ' srpt_[a-z_]*: ' $TR/trace > $TRACE
+	grep ' srpt_[a-z_]*: ' $TR/trace > $TRACE.all
+	grep ' srpt_sq_full: ' $TRACE.all > $SQFULL
+	grep -v ' srpt_sq_full: ' $TRACE.all > $TRACE
+	rm -f $TRACE.all
 }
 
 # field NAME: value of NAME= in the line on stdin
@@ -120,7 +126,7 @@ case_begin --size 16 --login
 dd if="$DISK" of=/dev/null bs=4k count=4 iflag=direct 2>/dev/null
 logout_all
 records
-[ ! -s $TRACE ] && pass disabled-silent "no record during login, I/O, logout" ||
+[ ! -s $TRACE ] && [ ! -s $SQFULL ] && pass disabled-silent "no record during login, I/O, logout" ||
 	fail disabled-silent "$(wc -l < $TRACE) records: $(head -n 3 $TRACE | tr '\n' ' ')"
 
 # --- enabled ----------------------------------------------------------------
@@ -146,14 +152,14 @@ lba=$(printf '%02x %02x %02x %02x' $((BLOCKS >> 24 & 255)) \
 sg_raw -r 512 "$DISK" 28 00 $lba 00 00 01 00 > /dev/null 2>&1
 sg_reset -d "$DISK" > /dev/null 2>&1 || info "sg_reset -d refused"
 fio --name=sqfull --filename="$DISK" --direct=1 --ioengine=libaio \
-	--rw=randread --bs=4k --iodepth=32 --size=256k > /dev/null 2>&1 ||
+	--rw=randread --bs=4k --iodepth=32 --size=128k > /dev/null 2>&1 ||
 	info "fio failed"
 dmesg_mark
 logout_all
 wait_released 1 30 || info "no 'channel released' within 30 s"
 echo 0 > "$EV/enable"
 records
-info "$(wc -l < $TRACE) records"
+info "$(wc -l < $TRACE) records and $(wc -l < $SQFULL) srpt_sq_full records"
 
 # login reject
 line=$(grep ' srpt_login_reject: ' $TRACE | tail -n 1)
@@ -231,10 +237,10 @@ fi
 # full send queue: avail is read when the record is written, and a send
 # completion on the other CPU may have given room back since the
 # reservation failed, so only most records show needed > avail
-nfull=$(grep -c ' srpt_sq_full: ' $TRACE)
+nfull=$(wc -l < $SQFULL)
 if [ "$nfull" = 0 ]; then
 	skip sq-full "the send queue never filled"
-elif out=$(grep ' srpt_sq_full: ' $TRACE | awk '{
+elif out=$(head -n 300 $SQFULL | awk '{
 	for (i = 1; i <= NF; i++) {
 		if ($i ~ /^needed=/) n = substr($i, 8) + 0
 		if ($i ~ /^avail=/) a = substr($i, 7) + 0
@@ -244,11 +250,11 @@ elif out=$(grep ' srpt_sq_full: ' $TRACE | awk '{
 	if (n > a)
 		full++
 	} END { print full + 0; exit (bad > 0 || full == 0) }'); then
-	pass sq-full "$nfull records, $out with needed > avail"
+	pass sq-full "$nfull records; of the first 300 or fewer, $out with needed > avail"
 else
-	fail sq-full "$(grep ' srpt_sq_full: ' $TRACE | head -n 3 | tr '\n' ' ')"
+	fail sq-full "$(head -n 3 $SQFULL | tr '\n' ' ')"
 fi
 
 excerpt $TRACE " srpt_login_| srpt_ch_state: | srpt_tmf_"
 excerpt $PAIRS .
-excerpt $TRACE ' srpt_sq_full: ' 4
+excerpt $SQFULL . 4
