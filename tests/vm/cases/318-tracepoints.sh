@@ -152,7 +152,7 @@ lba=$(printf '%02x %02x %02x %02x' $((BLOCKS >> 24 & 255)) \
 sg_raw -r 512 "$DISK" 28 00 $lba 00 00 01 00 > /dev/null 2>&1
 sg_reset -d "$DISK" > /dev/null 2>&1 || info "sg_reset -d refused"
 fio --name=sqfull --filename="$DISK" --direct=1 --ioengine=libaio \
-	--rw=randread --bs=4k --iodepth=32 --size=128k > /dev/null 2>&1 ||
+	--rw=randread --bs=4k --iodepth=32 --size=256k > /dev/null 2>&1 ||
 	info "fio failed"
 dmesg_mark
 logout_all
