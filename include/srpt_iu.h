@@ -77,6 +77,32 @@ struct srpt_rsp_info {
 	u32			sense_len;
 };
 
+/**
+ * struct srpt_rsp_summary - what an SRP_RSP says, for tracing.
+ * @tag: tag, as on the wire.
+ * @req_lim_delta: credits granted.
+ * @status: SCSI status.
+ * @flags: SRPT_RSP_FLAG_* bits.
+ * @sense_key: sense key of the sense data, 0 without sense data.
+ * @asc: additional sense code, 0 if the sense data does not carry one.
+ * @ascq: additional sense code qualifier, likewise.
+ * @rsp_code: byte 3 of the response data (the task management response
+ *	      code), 0 without response data.
+ * @residual: data-in residual count if a DI flag is set, else data-out
+ *	      residual count if a DO flag is set, else 0.
+ */
+struct srpt_rsp_summary {
+	u64	tag;
+	u32	req_lim_delta;
+	u8	status;
+	u8	flags;
+	u8	sense_key;
+	u8	asc;
+	u8	ascq;
+	u8	rsp_code;
+	u32	residual;
+};
+
 int srpt_iu_opcode(const void *iu, u32 byte_len);
 int srpt_iu_tag(const void *iu, u32 byte_len, u64 *tag);
 bool srpt_iu_uses_credit(int opcode);
@@ -91,5 +117,7 @@ int srpt_iu_build_rsp(void *buf, u32 buf_size, u32 max_ti_iu_len,
 		      const struct srpt_rsp_info *info);
 int srpt_iu_build_tsk_mgmt_rsp(void *buf, u32 buf_size, u32 max_ti_iu_len,
 			       u64 tag, u32 req_lim_delta, u8 rsp_code);
+int srpt_iu_rsp_summary(const void *buf, u32 len,
+			struct srpt_rsp_summary *sum);
 
 #endif /* SRPT_IU_H */

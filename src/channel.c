@@ -23,6 +23,7 @@
 #include "srpt_io.h"
 #include "srpt_login.h"
 #include "srpt_names.h"
+#include "srpt_trace.h"
 
 #define SRPT_WAIT_LOG_INTERVAL	(5 * HZ)
 
@@ -186,6 +187,31 @@ static void srpt_ch_unlink(struct srpt_rdma_ch *ch)
 }
 
 /**
+ * srpt_ch_state_advance_locked() - move a channel to a higher state.
+ * @ch: the channel; the caller holds @ch->spinlock.
+ * @new: the new state.
+ *
+ * Every state change after srpt_ch_create() goes through here (from
+ * srpt_set_ch_state() and srpt_ch_established()), so the srpt_ch_state
+ * tracepoint sees every transition of a channel, in order.
+ *
+ * Return: true if the state changed, false if the channel already was in
+ * @new or a later state.
+ */
+static bool srpt_ch_state_advance_locked(struct srpt_rdma_ch *ch,
+					 enum rdma_ch_state new)
+{
+	enum rdma_ch_state old = ch->state;
+
+	lockdep_assert_held(&ch->spinlock);
+	if (!srpt_ch_state_may_advance(old, new))
+		return false;
+	ch->state = new;
+	trace_srpt_ch_state(ch, old, new);
+	return true;
+}
+
+/**
  * srpt_set_ch_state() - move a channel to a higher state.
  * @ch: the channel.
  * @new: the new state.
@@ -199,9 +225,7 @@ bool srpt_set_ch_state(struct srpt_rdma_ch *ch, enum rdma_ch_state new)
 	bool changed;
 
 	spin_lock_irqsave(&ch->spinlock, flags);
-	changed = srpt_ch_state_may_advance(ch->state, new);
-	if (changed)
-		ch->state = new;
+	changed = srpt_ch_state_advance_locked(ch, new);
 	spin_unlock_irqrestore(&ch->spinlock, flags);
 	return changed;
 }
@@ -827,11 +851,9 @@ void srpt_ch_established(struct srpt_rdma_ch *ch)
 		}
 	}
 	spin_lock_irqsave(&ch->spinlock, flags);
-	live = srpt_ch_state_may_advance(ch->state, CH_LIVE);
-	if (live) {
-		ch->state = CH_LIVE;
+	live = srpt_ch_state_advance_locked(ch, CH_LIVE);
+	if (live)
 		ret = srpt_zerolength_write(ch, &ch->rtu_cqe);
-	}
 	spin_unlock_irqrestore(&ch->spinlock, flags);
 	if (!live) {
 		srpt_ch_dbg(ch, "RTU in state %s\n",

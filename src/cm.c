@@ -22,6 +22,7 @@
 #include "srpt_debug.h"
 #include "srpt_login.h"
 #include "srpt_names.h"
+#include "srpt_trace.h"
 
 /* The global RDMA CM listener (configfs discovery_auth/rdma_cm_port). */
 static DEFINE_MUTEX(srpt_rdma_cm_mutex);
@@ -277,6 +278,9 @@ static int srpt_login_reject(struct srpt_login *l, int err)
 			l->reason, err);
 	srpt_port_login_rejected(l->sport, l->reason, l->req->initiator_port_id,
 				 l->src_name);
+	trace_srpt_login_reject(l->sport, l->src_name,
+				l->req->initiator_port_id, l->reason, err,
+				l->rdma_cm_id);
 
 	srpt_login_build_rej(&rej, l->req->tag, l->reason);
 	if (l->rdma_cm_id)
@@ -354,6 +358,7 @@ static int srpt_cm_req_recv(struct srpt_login *l)
 	srpt_port_info(l->sport, "Accepted login of %s (channel %s, rq_size %d, imm_data_offset %u, flags %#x)\n",
 		       l->ch->sess_name, l->rdma_cm_id ? "RDMA/CM" : "IB/CM",
 		       l->ch->rq_size, l->ch->imm_data_offset, l->rsp_flags);
+	trace_srpt_login_accept(l->ch, req->initiator_port_id, l->rsp_flags);
 	return 0;
 }
 

@@ -61,6 +61,7 @@
 #include "srpt_debug.h"
 #include "srpt_io.h"
 #include "srpt_iu.h"
+#include "srpt_trace.h"
 
 /* Map the SRP task attribute to the LIO one (ORDERED for unknown ones). */
 static int srpt_task_attr(u8 attr)
@@ -224,6 +225,7 @@ static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 		return false;
 	}
 
+	trace_srpt_cmd_start(ch, srp_cmd, cmd->tag, &desc);
 	cmd->data_direction = srpt_cmd_dma_dir(&desc);
 	srpt_cmd_count(ch, &desc);
 	if (srpt_cmd_data(ch, rio, sio, &desc, &sg, &sg_cnt))
@@ -286,7 +288,9 @@ static void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
 		tag = 0;
 	srpt_set_cmd_state(sio, SRPT_STATE_MGMT);
 	sio->cmd.tag = tag;
-	if (srpt_iu_check_tsk_mgmt(tsk, rio->byte_len)) {
+	ret = srpt_iu_check_tsk_mgmt(tsk, rio->byte_len);
+	trace_srpt_tmf_start(ch, tsk, tag, ret);
+	if (ret) {
 		srpt_ch_warn_ratelimited(ch, "truncated SRP_TSK_MGMT (%u bytes)\n",
 					 rio->byte_len);
 		srpt_local_tmf_rsp(sio, tag, SRPT_TSK_MGMT_FAILED);
@@ -620,6 +624,9 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	state = srpt_set_cmd_state(sio, SRPT_STATE_DONE);
 	WARN_ON_ONCE(state != SRPT_STATE_CMD_RSP_SENT &&
 		     state != SRPT_STATE_MGMT_RSP_SENT);
+	/* Each fires only for its own state (TRACE_EVENT_CONDITION). */
+	trace_srpt_cmd_done(ch, sio, state, wc->status);
+	trace_srpt_tmf_done(ch, sio, state, wc->status);
 	srpt_sq_wrs_put(ch, 1 + sio->n_rdma);
 	if (unlikely(wc->status != IB_WC_SUCCESS &&
 		     wc->status != IB_WC_WR_FLUSH_ERR)) {

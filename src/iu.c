@@ -439,3 +439,81 @@ int srpt_iu_build_tsk_mgmt_rsp(void *buf, u32 buf_size, u32 max_ti_iu_len,
 	rsp->data[3] = rsp_code;
 	return sizeof(*rsp) + data_len;
 }
+
+/*
+ * Sense key, ASC and ASCQ of @len bytes of sense data in fixed (70h/71h)
+ * or descriptor (72h/73h) format; fields the data is too short for, and
+ * everything of an unknown format, stay 0.
+ */
+static void srpt_iu_sense_fields(const u8 *sense, u32 len,
+				 struct srpt_rsp_summary *sum)
+{
+	if (len < 1)
+		return;
+	switch (sense[0] & 0x7f) {
+	case 0x70:
+	case 0x71:
+		if (len > 2)
+			sum->sense_key = sense[2] & 0x0f;
+		if (len > 13) {
+			sum->asc = sense[12];
+			sum->ascq = sense[13];
+		}
+		break;
+	case 0x72:
+	case 0x73:
+		if (len > 3) {
+			sum->sense_key = sense[1] & 0x0f;
+			sum->asc = sense[2];
+			sum->ascq = sense[3];
+		}
+		break;
+	}
+}
+
+/**
+ * srpt_iu_rsp_summary() - read back the fields of a built SRP_RSP.
+ * @buf: the response.
+ * @len: bytes of @buf that may be read (the send buffer size).
+ * @sum: filled in; zeroed first.
+ *
+ * Used by the tracepoint of a response's send completion, so that the
+ * trace shows what was sent rather than what the driver meant to send.
+ * Response and sense data are only looked at as far as @len reaches.
+ *
+ * Return: 0, or -EINVAL if @buf is shorter than an SRP_RSP or is not one.
+ */
+int srpt_iu_rsp_summary(const void *buf, u32 len,
+			struct srpt_rsp_summary *sum)
+{
+	const struct srpt_rsp *rsp = buf;
+	u32 room, rsp_len = 0, sense_len;
+
+	memset(sum, 0, sizeof(*sum));
+	if (len < sizeof(*rsp) || rsp->opcode != SRPT_OP_RSP)
+		return -EINVAL;
+	sum->tag = rsp->tag;
+	sum->req_lim_delta = be32_to_cpu(rsp->req_lim_delta);
+	sum->status = rsp->status;
+	sum->flags = rsp->flags;
+	if (rsp->flags & (SRPT_RSP_FLAG_DIUNDER | SRPT_RSP_FLAG_DIOVER))
+		sum->residual = be32_to_cpu(rsp->data_in_res_cnt);
+	else if (rsp->flags & (SRPT_RSP_FLAG_DOUNDER | SRPT_RSP_FLAG_DOOVER))
+		sum->residual = be32_to_cpu(rsp->data_out_res_cnt);
+
+	room = len - sizeof(*rsp);
+	if (rsp->flags & SRPT_RSP_FLAG_RSPVALID) {
+		rsp_len = be32_to_cpu(rsp->resp_data_len);
+		if (rsp_len > room)
+			rsp_len = room;
+		if (rsp_len > 3)
+			sum->rsp_code = rsp->data[3];
+	}
+	if (rsp->flags & SRPT_RSP_FLAG_SNSVALID) {
+		sense_len = be32_to_cpu(rsp->sense_data_len);
+		if (sense_len > room - rsp_len)
+			sense_len = room - rsp_len;
+		srpt_iu_sense_fields(rsp->data + rsp_len, sense_len, sum);
+	}
+	return 0;
+}

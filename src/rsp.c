@@ -35,6 +35,7 @@
 #include "srpt_debug.h"
 #include "srpt_io.h"
 #include "srpt_iu.h"
+#include "srpt_trace.h"
 
 /**
  * srpt_rsp_send() - post a response whose send queue room is reserved.
@@ -274,6 +275,8 @@ static void srpt_rsp_defer(struct srpt_send_ioctx *sio, int len,
 	atomic64_inc(&ch->stats.sq_full);
 	srpt_ch_warn_ratelimited(ch, "IB send queue full, response of tag %#llx deferred\n",
 				 sio->cmd.tag);
+	trace_srpt_sq_full(ch, sio->cmd.tag, SRPT_SQ_FULL_RSP_DEFER,
+			   1 + sio->n_rdma);
 	spin_lock_irqsave(&ch->rsp_lock, flags);
 	list_add_tail(&sio->rsp_entry, &ch->rsp_wait_list);
 	/* The response is on the list before the room is read. */
@@ -471,6 +474,7 @@ int srpt_write_pending(struct se_cmd *cmd)
 	if (!srpt_sq_wrs_get(ch, n)) {
 		srpt_ch_warn_ratelimited(ch, "IB send queue full (needed %d)\n",
 					 n);
+		trace_srpt_sq_full(ch, cmd->tag, SRPT_SQ_FULL_READ_RETRY, n);
 		return -ENOMEM;
 	}
 	cqe->done = srpt_rdma_read_done;
@@ -636,6 +640,8 @@ static int srpt_queue_response(struct se_cmd *cmd)
 		atomic64_inc(&ch->stats.sq_full);
 		srpt_ch_warn_ratelimited(ch, "IB send queue full, response of tag %#llx retried\n",
 					 cmd->tag);
+		trace_srpt_sq_full(ch, cmd->tag, SRPT_SQ_FULL_RSP_RETRY,
+				   1 + sio->n_rdma);
 		return -EAGAIN;
 	}
 	if (ret == -EAGAIN && !with_data) {

@@ -555,6 +555,93 @@ static void test_tsk_mgmt_rsp(void)
 	CHECK_EQ(srpt_iu_build_tsk_mgmt_rsp(buf, 64, 39, 1, 1, 0), -EINVAL);
 }
 
+/* Reading back built responses: what the trace of a send completion shows. */
+static void test_rsp_summary(void)
+{
+	struct srpt_rsp_info info = {};
+	struct srpt_rsp_summary sum;
+	u8 sense[SRPT_FIXED_SENSE_LEN], buf[256], *small;
+	int len;
+
+	/* CHECK CONDITION with fixed-format sense */
+	CHECK_EQ(srpt_iu_build_sense(sense, sizeof(sense), 0x05, 0x21, 0x00),
+		 18);
+	info.tag = 0x1122334455667788ULL;
+	info.req_lim_delta = 7;
+	info.status = 0x02;
+	info.sense = sense;
+	info.sense_len = sizeof(sense);
+	len = srpt_iu_build_rsp(buf, sizeof(buf), 256, &info);
+	CHECK_EQ(len, 36 + 18);
+	CHECK_EQ(srpt_iu_rsp_summary(buf, sizeof(buf), &sum), 0);
+	CHECK(sum.tag == info.tag);
+	CHECK_EQ(sum.req_lim_delta, 7);
+	CHECK_EQ(sum.status, 0x02);
+	CHECK_EQ(sum.flags, SRPT_RSP_FLAG_SNSVALID);
+	CHECK_EQ(sum.sense_key, 0x05);
+	CHECK_EQ(sum.asc, 0x21);
+	CHECK_EQ(sum.ascq, 0x00);
+	CHECK_EQ(sum.rsp_code, 0);
+	CHECK_EQ(sum.residual, 0);
+
+	/* sense cut by the readable length: key yes, ASC/ASCQ no */
+	CHECK_EQ(srpt_iu_rsp_summary(buf, 36 + 4, &sum), 0);
+	CHECK_EQ(sum.sense_key, 0x05);
+	CHECK_EQ(sum.asc, 0);
+	/* nothing read past a buffer of exactly the header */
+	small = malloc(36);
+	memcpy(small, buf, 36);
+	CHECK_EQ(srpt_iu_rsp_summary(small, 36, &sum), 0);
+	CHECK_EQ(sum.status, 0x02);
+	CHECK_EQ(sum.sense_key, 0);
+	CHECK_EQ(srpt_iu_rsp_summary(small, 35, &sum), -EINVAL);
+	free(small);
+
+	/* descriptor format: key, ASC, ASCQ in bytes 1 to 3 */
+	sense[0] = 0x72;
+	sense[1] = 0x03;
+	sense[2] = 0x11;
+	sense[3] = 0x04;
+	sense[7] = 0;
+	info.sense_len = 8;
+	srpt_iu_build_rsp(buf, sizeof(buf), 256, &info);
+	CHECK_EQ(srpt_iu_rsp_summary(buf, sizeof(buf), &sum), 0);
+	CHECK_EQ(sum.sense_key, 0x03);
+	CHECK_EQ(sum.asc, 0x11);
+	CHECK_EQ(sum.ascq, 0x04);
+
+	/* GOOD with a data-in residual, then a data-out one */
+	info.status = 0;
+	info.sense = NULL;
+	info.dir = SRPT_DIR_READ;
+	info.underflow = true;
+	info.residual = 4096;
+	srpt_iu_build_rsp(buf, sizeof(buf), 256, &info);
+	CHECK_EQ(srpt_iu_rsp_summary(buf, sizeof(buf), &sum), 0);
+	CHECK_EQ(sum.status, 0);
+	CHECK_EQ(sum.sense_key, 0);
+	CHECK_EQ(sum.residual, 4096);
+	info.dir = SRPT_DIR_WRITE;
+	info.residual = 512;
+	srpt_iu_build_rsp(buf, sizeof(buf), 256, &info);
+	CHECK_EQ(srpt_iu_rsp_summary(buf, sizeof(buf), &sum), 0);
+	CHECK_EQ(sum.residual, 512);
+
+	/* task management response code */
+	srpt_iu_build_tsk_mgmt_rsp(buf, sizeof(buf), 256, 0x42ULL, 1,
+				   SRPT_TSK_MGMT_FUNC_NOT_SUPP);
+	CHECK_EQ(srpt_iu_rsp_summary(buf, sizeof(buf), &sum), 0);
+	CHECK(sum.tag == 0x42ULL);
+	CHECK_EQ(sum.rsp_code, SRPT_TSK_MGMT_FUNC_NOT_SUPP);
+	CHECK_EQ(sum.flags, SRPT_RSP_FLAG_RSPVALID);
+	CHECK_EQ(srpt_iu_rsp_summary(buf, 38, &sum), 0);
+	CHECK_EQ(sum.rsp_code, 0);
+
+	/* not an SRP_RSP */
+	buf[0] = SRPT_OP_CMD;
+	CHECK_EQ(srpt_iu_rsp_summary(buf, sizeof(buf), &sum), -EINVAL);
+}
+
 /*
  * Random IUs: nothing may crash or read past byte_len, and every success
  * must describe descriptors that lie inside the received bytes.
@@ -605,6 +692,7 @@ int main(void)
 	test_sense();
 	test_rsp();
 	test_tsk_mgmt_rsp();
+	test_rsp_summary();
 	test_random();
 	return unit_done();
 }
