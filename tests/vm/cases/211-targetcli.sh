@@ -116,6 +116,8 @@ else
 	fail clearconfig "targets '$_n', storage objects '$_so', $PDIR $( [ -e "$PDIR" ] && echo still there): $(tr '\n' ' ' < /tmp/tcli.clear | tail -c 400)"
 fi
 rmdir "$SRPT" 2>/dev/null
+# (the initramfs has no /etc/modprobe.d; busybox modprobe reads it)
+mkdir -p /etc/modprobe.d
 echo "options ib_srpt rdma_cm_port=$CM_PORT" > /etc/modprobe.d/ib_srpt.conf
 on_exit rm -f /etc/modprobe.d/ib_srpt.conf
 # the teardown loads ib_srpt again with default parameters
@@ -136,7 +138,8 @@ batch restore <<EOF
 restoreconfig
 EOF
 layout restoreconfig restore
-[ -e "$_param" ] || listener login_after_reload
+# without the listener from the parameter, the rest is still checked
+[ "$(cat "$_param" 2>/dev/null)" = "$CM_PORT" ] || listener login_after_reload
 if ! login; then
 	fail login_after_reload "$ERR"
 	exit 0
