@@ -28,6 +28,9 @@
 #   debug-kernel  waits for scripts/build-debug-kernel.sh, started in the
 #             background (nice 15) right after deps: the sanitizer kernel,
 #             about 20 min of CPU on 2 cores the first time, then cached
+#   (the Debian root of the targetcli VM cases, tests/vm/build-debroot.sh,
+#   is also made in the background from the start, before the first VM
+#   run needs it; it has no step of its own: a failure shows in that run)
 #   vm-6.12-debug tests/vm/run.sh 6.12-debug --quick (every case on the
 #             sanitizer kernel: KASAN, lockdep, UBSAN, ... and kmemleak)
 #   (vm-6.12  tests/vm/run.sh 6.12 --quick: only with CHECK_VM_KERNELS; the
@@ -147,6 +150,14 @@ if [[ " $VM_KERNELS " == *"-debug "* ]] && { [ -z "$ONLY" ] || [[ $ONLY == *",de
 	( nice -n 15 scripts/build-debug-kernel.sh < /dev/null > "$DK_LOG" 2>&1
 	  echo $? > "$DK_RC" ) &
 	DK_PID=$!
+fi
+# The Debian root of the VM cases that run the real targetcli
+# (tests/vm/build-debroot.sh: about 1.5 minutes the first time, mostly
+# downloads and dpkg; then cached) is made in the background as well; the
+# first VM run that needs it waits for it (flock) instead of making it.
+if [ -n "${VM_KERNELS// /}" ] && [ -x tests/vm/build-debroot.sh ] &&
+   { [ -z "$ONLY" ] || [[ $ONLY == *",vm-"* ]]; }; then
+	( nice -n 15 tests/vm/build-debroot.sh < /dev/null > "$LOGDIR/debroot.bg.log" 2>&1 ) &
 fi
 wait_debug_kernel() { # the debug-kernel step: wait for the background build
 	[ -n "${DK_PID:-}" ] || { echo "debug kernel build was not started"; return 1; }

@@ -39,6 +39,13 @@
 #                     builds the source package in an overlay of each;
 #                     default DIR $SRPT_CACHE/pkg/NAME. Stamp as for the
 #                     dkms chroot.
+#   bookworm-targetcli
+#                     Debian 12, variant essential, with targetcli-fb,
+#                     python3-rtslib-fb, dbus and kmod (the real tools for
+#                     the VM cases that say "requires targetcli"): the
+#                     script tests/vm/build-debroot.sh makes the guest's
+#                     read-only disk image of it. Default
+#                     DIR $SRPT_CACHE/pkg/NAME. Stamp as for the dkms chroot.
 #
 # An existing chroot is reused as it is: a build chroot has the stamp file
 # DIR/.srpt-chroot-ok (SRPT_CHROOT_REFRESH=1 recreates it); the dkms chroot
@@ -91,6 +98,16 @@ bullseye-deb | bookworm-deb | trixie-deb)
 	*) pkgs="build-essential dpkg-dev debhelper dh-dkms" ;;
 	esac
 	;;
+bookworm-targetcli)
+	kind=guest
+	suite=bookworm
+	sources="deb $mirror bookworm main"
+	# dbus: Debian 12's targetcli-fb connects to the system bus at
+	# every start (to list tcmu-runner's backstores) and fails without;
+	# kmod: rtslib-fb runs modprobe for every fabric it looks at (and
+	# saveconfig and clearconfig look at iscsi)
+	pkgs="targetcli-fb python3-rtslib-fb dbus kmod"
+	;;
 *)
 	echo "mkchroot.sh: unknown chroot '$name'" >&2
 	exit 2
@@ -100,7 +117,7 @@ if [ $# = 2 ]; then
 	dir=$2
 elif [ $kind = dkms ]; then
 	dir=$SRPT_PKG_CHROOT
-elif [ $kind = deb ] || [ $kind = layer ]; then
+elif [ $kind = deb ] || [ $kind = layer ] || [ $kind = guest ]; then
 	dir=$SRPT_CACHE/pkg/$name
 else
 	dir=$SRPT_CACHE/chroots/$name
@@ -239,6 +256,18 @@ if [ $kind = build ]; then
 		"$suite" "$dir.tmp" "$@"
 elif [ $kind = deb ]; then
 	mmdebstrap --quiet --variant=apt --mode=root \
+		--aptopt='Acquire::Check-Valid-Until "false"' \
+		--dpkgopt='path-exclude=/usr/share/man/*' \
+		--dpkgopt='path-exclude=/usr/share/doc/*' \
+		--dpkgopt='path-exclude=/usr/share/locale/*' \
+		--include="$(echo "$pkgs" | tr ' ' ,)" \
+		"$suite" "$dir.tmp" "$@"
+	echo "$stamp" >"$dir.tmp/.srpt-stamp"
+elif [ $kind = guest ]; then
+	# no apt inside: nothing is installed there later; the Python
+	# modules are byte-compiled by their postinst (the guest's disk is
+	# read-only, and compiling at every start would be slow under TCG)
+	mmdebstrap --quiet --variant=essential --mode=root \
 		--aptopt='Acquire::Check-Valid-Until "false"' \
 		--dpkgopt='path-exclude=/usr/share/man/*' \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \

@@ -326,6 +326,47 @@ copy_tree() { # copy_tree DEST
 build_deb() { # build_deb SRCDIR LOG : .deb in SRCDIR/..
 	(cd "$1" && dpkg-buildpackage -us -uc -b >"$2" 2>&1)
 }
+# dropins KIND FILELIST CONTENT: the package (file list FILELIST, absolute
+# paths) has the systemd drop-in at
+# /usr/lib/systemd/system/<unit>.d/srpt-dkms.conf for both unit names
+# (Debian: rtslib-fb-targetctl.service, upstream/RHEL: target.service), no
+# other file under /lib or /usr/lib/systemd, and CONTENT (one of them)
+# orders after rdma-hw.target without pulling it in; if systemd-analyze is
+# there, it finds no error in a unit that carries the drop-in.
+dropins() {
+	local k=$1 fl=$2 txt=$3 u miss="" stray name="$1: systemd drop-ins after rdma-hw.target"
+	for u in rtslib-fb-targetctl.service target.service; do
+		printf '%s\n' "$fl" | grep -qxF "/usr/lib/systemd/system/$u.d/srpt-dkms.conf" ||
+			miss="$miss $u.d"
+	done
+	stray=$(printf '%s\n' "$fl" | grep -E '^/(usr/)?lib/systemd/' |
+		grep -Ev '^/usr/lib/systemd/system(/(target|rtslib-fb-targetctl)\.service\.d(/srpt-dkms\.conf)?)?/?$' |
+		grep -Ev '^/usr/lib/systemd/?$' | head -n 3)
+	if [ -n "$miss" ] || [ -n "$stray" ]; then
+		fail "$name" "missing:$miss; elsewhere: $stray"
+	elif ! printf '%s\n' "$txt" | grep -qx 'After=rdma-hw.target' ||
+	     printf '%s\n' "$txt" | grep -Eq '^(Wants|Requires|BindsTo)='; then
+		fail "$name" "the drop-in does not say After=rdma-hw.target alone: $(printf '%s' "$txt" | grep -v '^#' | tr '\n' ' ')"
+	else
+		pass "$name"
+	fi
+	# systemd's own parser on a unit with the drop-in (no systemd needed
+	# as PID 1: systemd-analyze verify reads the files only)
+	command -v systemd-analyze >/dev/null 2>&1 ||
+		{ skip "$k: systemd-analyze verify" "no systemd-analyze"; return 0; }
+	local v=$tmp/verify-$k vo
+	rm -rf "$v"
+	mkdir -p "$v/srpt-test.service.d"
+	printf '[Unit]\nDescription=drop-in test\n[Service]\nType=oneshot\nExecStart=/bin/true\n' \
+		>"$v/srpt-test.service"
+	printf '%s\n' "$txt" >"$v/srpt-test.service.d/srpt-dkms.conf"
+	if vo=$(SYSTEMD_UNIT_PATH=$v: systemd-analyze verify "$v/srpt-test.service" 2>&1) &&
+	   [ -z "$vo" ]; then
+		pass "$k: systemd-analyze verify of a unit with the drop-in"
+	else
+		fail "$k: systemd-analyze verify of a unit with the drop-in" "$(echo "$vo" | head -n 3 | tr '\n' ' ')"
+	fi
+}
 deb=$out/${PKG:-srpt-dkms}_${version}_all.deb
 newver=$version.1
 newdeb=$out/srpt-dkms_${newver}_all.deb
@@ -373,6 +414,11 @@ if [ -f "$deb" ]; then
 		pass "deb: Architecture all, Depends dkms (>= 2.8.4~) (Debian 11 on)" ||
 		fail "deb: Architecture all, Depends dkms (>= 2.8.4~) (Debian 11 on)" \
 		     "$(dpkg-deb -f "$deb" Architecture Depends | tr '\n' ' ')"
+	# the systemd drop-ins (systemd/srpt-dkms.conf) for Debian's and
+	# upstream's name of the unit that restores the LIO configuration
+	dropins "deb" "$(printf '%s\n' "$c" | sed -n 's,^\./,/,p')" \
+		"$(dpkg-deb --fsys-tarfile "$deb" |
+		   tar -xOf - ./usr/lib/systemd/system/rtslib-fb-targetctl.service.d/srpt-dkms.conf 2>/dev/null)"
 	if need lintian lintian; then
 		chg=$(ls "$tmp"/deb/*.changes | head -n 1)
 		lintian --fail-on error,warning "$chg" >"$tmp/lintian.log" 2>&1
@@ -424,9 +470,13 @@ if need rpmbuild rpm; then
 		done
 		[ -z "$missing" ] && pass "rpm: file list (sources, man4, man9)" ||
 			fail "rpm: file list (sources, man4, man9)" "missing:$missing"
-		other=$(printf '%s\n' "$fl" | grep -Ev '^/usr/(src/srpt-dkms-|share/man/man[49]/|share/doc/|share/licenses/)')
-		[ -z "$other" ] && pass "rpm: nothing outside /usr/src and /usr/share" ||
-			fail "rpm: nothing outside /usr/src and /usr/share" "$(echo "$other" | head -n 3)"
+		dropins "rpm" "$fl" "$(rpm2cpio "$rpmf" 2>/dev/null |
+			(cd "$tmp" && cpio -i --quiet --to-stdout \
+				./usr/lib/systemd/system/target.service.d/srpt-dkms.conf) 2>/dev/null)"
+		other=$(printf '%s\n' "$fl" | grep -Ev '^/usr/(src/srpt-dkms-|share/man/man[49]/|share/doc/|share/licenses/)' |
+			grep -Ev '^/usr/lib/systemd/system/(target|rtslib-fb-targetctl)\.service\.d(/srpt-dkms\.conf)?$')
+		[ -z "$other" ] && pass "rpm: nothing outside /usr/src, /usr/share and the drop-ins" ||
+			fail "rpm: nothing outside /usr/src, /usr/share and the drop-ins" "$(echo "$other" | head -n 3)"
 		# what the scriptlets call on install, upgrade and erase
 		tests/pkg/rpm-scriptlets.sh "$rpmf" >"$tmp/scriptlets.log" 2>&1
 		rc=$?

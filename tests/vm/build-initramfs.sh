@@ -4,7 +4,7 @@
 #
 # Usage: build-initramfs.sh --kver KVER --kdir KDIR --out CPIO --conf FILE
 #          --mode ours|ref [--ko PATH] [--selftest-ko PATH]... [--tool PATH]...
-#          [--case PATH]...
+#          [--case PATH]... [--mod NAME]...
 #
 # The result is two concatenated newc archives (the kernel unpacks both):
 #  1. a userspace base, independent of the kernel and cached in
@@ -28,7 +28,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../../scripts/kernels.conf"
 CACHE=$SRPT_VM_CACHE
 KVER="" KDIR="" OUT="" CONF="" MODE=ours KO=""
-SELFTEST=() TOOLS=() CASES=()
+SELFTEST=() TOOLS=() CASES=() EXTRA_MODS=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) KVER=$2; shift 2 ;;
@@ -40,6 +40,7 @@ while [ $# -gt 0 ]; do
 	--selftest-ko) SELFTEST+=("$2"); shift 2 ;;
 	--tool) TOOLS+=("$2"); shift 2 ;;
 	--case) CASES+=("$2"); shift 2 ;;
+	--mod) EXTRA_MODS+=("$2"); shift 2 ;;
 	*) echo "build-initramfs: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -164,8 +165,11 @@ MODDIR=$KDIR/lib/modules/$KVER
 [ -d "$MODDIR/kernel" ] || { echo "build-initramfs: no modules in $MODDIR" >&2; exit 2; }
 # crc32_generic/crc32-pclmul: rdma_rxe allocates "crc32" (a module up to 6.x;
 # gone in 7.x). Missing names are ignored.
+# --mod NAME adds more (run.sh: iscsi_target_mod for the targetcli cases,
+# rtslib-fb loads it whenever it saves or clears a configuration).
 MODS="configfs dummy rdma_rxe ib_srpt ib_srp scsi_transport_srp sd_mod sg
       target_core_mod target_core_iblock target_core_file brd null_blk loop
+      ${EXTRA_MODS[*]}
       ib_umad ib_uverbs rdma_ucm crc32_generic crc32-pclmul crc32c_generic crc32c-intel
       virtio_pci virtio_blk ext4"
 for k in "$KO" "${SELFTEST[@]}"; do

@@ -42,6 +42,13 @@
 #       module MOD [ARGS...]       kernel module MOD loaded with ARGS (unloaded
 #                                  first if it was loaded); the case teardown
 #                                  unloads it if the case did not
+#       targetcli                  the real targetcli-fb and python3-rtslib-fb
+#                                  of Debian 12 (tcli below): run.sh attaches
+#                                  their Debian root (build-debroot.sh) only
+#                                  when a selected case file has a line
+#                                  "requires targetcli" or "have targetcli";
+#                                  the case teardown unloads the
+#                                  iscsi_target_mod that rtslib-fb loads
 #   have WHAT [ARG...]             the same test, without the skip: status 0 if
 #                                  met, else 1 with the reason in $WHY (for a
 #                                  check or a part of a case that needs WHAT)
@@ -210,6 +217,20 @@
 #                                  OUTPUT has a verify error, an "err=" other
 #                                  than 0 or an I/O error (status 1); else PASS
 #                                  with DETAIL
+#   tcli [ARGS]                    targetcli in the Debian root (chroot
+#                                  $DEBROOT with /proc, /sys, /dev, the
+#                                  guest's modules, tmpfs on
+#                                  /tmp, /run, /root, /etc/rtslib-fb-target
+#                                  and a system D-Bus, which Debian 12's
+#                                  targetcli needs to start:
+#                                  saveconfig's default file is
+#                                  /etc/rtslib-fb-target/saveconfig.json there,
+#                                  kept until the guest powers off). Without
+#                                  ARGS it reads commands from stdin: one
+#                                  process for a batch of commands (each start
+#                                  costs seconds under TCG). A batch starts
+#                                  with the prefs: no colours, no save on
+#                                  exit. After "requires targetcli"
 #   dyndbg FUNC on|off             switch the pr_debug() lines of ib_srpt's FUNC
 #                                  on or off (dynamic debug); non-zero if the
 #                                  kernel has no dynamic debug
@@ -841,9 +862,76 @@ have() { # have WHAT [ARG...]: 0 if met, else 1 with the reason in $WHY
 			WHY="modprobe $_hm: $ERR"
 		fi
 		;;
+	targetcli)
+		if _debroot_up && [ -z "$_TCLI_ON_EXIT" ]; then
+			_TCLI_ON_EXIT=1
+			on_exit _tcli_down
+		fi
+		;;
 	*) WHY="unknown requirement '$1'" ;;
 	esac
 	[ -z "$WHY" ]
+}
+
+# --- the real targetcli (Debian root on /dev/vdb, see build-debroot.sh) --------
+DEBROOT=/opt/debian
+_debroot_up() { # mount the Debian root and its chroot mounts once; WHY on error
+	[ -e /tmp/.debroot-up ] && return 0
+	if [ "${VMTEST_DEBROOT:-}" != 1 ]; then
+		WHY="no Debian root disk (run.sh attaches it when a selected case says 'requires targetcli')"
+		return 1
+	fi
+	mkdir -p "$DEBROOT"
+	if ! grep -q " $DEBROOT ext4 " /proc/mounts; then
+		wait_for 10 test -b /dev/vdb &&
+			try mount -t ext4 -o ro /dev/vdb "$DEBROOT" ||
+			{ WHY="mount /dev/vdb: ${ERR:-no such disk}"; return 1; }
+	fi
+	for _dd in tmp run root etc/rtslib-fb-target var/tmp; do
+		try mount -t tmpfs tmpfs "$DEBROOT/$_dd" || { WHY="tmpfs $_dd: $ERR"; return 1; }
+	done
+	try mount -o bind /usr/lib/modules "$DEBROOT/usr/lib/modules" &&
+		try mount -t proc proc "$DEBROOT/proc" &&
+		try mount -o rbind /sys "$DEBROOT/sys" &&
+		try mount -o rbind /dev "$DEBROOT/dev" ||
+		{ WHY="chroot mounts: $ERR"; return 1; }
+	# Debian 12's targetcli connects to the system bus at every start
+	mkdir -p "$DEBROOT/run/dbus"
+	try chroot "$DEBROOT" /usr/bin/dbus-daemon --system --fork ||
+		{ WHY="dbus-daemon: $ERR"; return 1; }
+	: > /tmp/.debroot-up
+	return 0
+}
+
+_TCLI_ON_EXIT=""
+# _tcli_down (case teardown of "requires targetcli"): rtslib-fb loads
+# iscsi_target_mod at every saveconfig or clearconfig (it looks for iSCSI
+# discovery settings) and makes $T/iscsi; both would keep target_core_mod
+# loaded
+_tcli_down() {
+	[ -d "$T/iscsi" ] && rmdir "$T/iscsi" 2>/dev/null
+	if [ -d /sys/module/iscsi_target_mod ] && ! try rmmod iscsi_target_mod; then
+		fail teardown "rmmod iscsi_target_mod (loaded by rtslib-fb): $ERR"
+	fi
+	return 0
+}
+
+tcli() { # tcli [ARGS]: targetcli-fb in the Debian root; stdin: commands
+	if [ $# -gt 0 ]; then
+		_tcli "$@"
+		return
+	fi
+	# a batch starts with the preferences: plain text, and no saveconfig
+	# when it ends (that would overwrite the saved configuration after a
+	# clearconfig)
+	{
+		echo 'set global color_mode=false auto_save_on_exit=false'
+		cat
+	} | _tcli
+}
+_tcli() {
+	chroot "$DEBROOT" /usr/bin/env -i HOME=/root TERM=dumb LC_ALL=C.UTF-8 \
+		PATH=/usr/sbin:/usr/bin:/sbin:/bin /usr/bin/targetcli "$@"
 }
 
 requires() { # requires WHAT [ARG...]: SKIP all and end the case if not met

@@ -239,6 +239,16 @@ done
 [ ${#CASE_FILES[@]} -gt 0 ] || die "no case matches '${GLOBS:-*}' in $HERE/cases"
 log "cases: $(for f in "${CASE_FILES[@]}"; do basename "$f" .sh; done | tr '\n' ' ')"
 
+# The Debian root with the real targetcli-fb (build-debroot.sh: cached; the
+# first build takes minutes) is made and attached only when a selected case
+# needs it ("requires targetcli" or "have targetcli" in lib.sh).
+DEBROOT=""
+if grep -q -E '^[[:space:]]*(requires|have) targetcli' "${CASE_FILES[@]}"; then
+	t0=$(date +%s)
+	DEBROOT=$("$HERE/build-debroot.sh") || die "cannot build the Debian root (tests/vm/build-debroot.sh)"
+	log "Debian root for targetcli: $DEBROOT ($(( $(date +%s) - t0 )) s)"
+fi
+
 # --- initramfs -------------------------------------------------------------------------------
 WORK=$(mktemp -d /tmp/srpt-vm.XXXXXX)
 # shellcheck disable=SC2064
@@ -251,6 +261,7 @@ WORK=$(mktemp -d /tmp/srpt-vm.XXXXXX)
 	echo "VERBOSE_KMSG=$KMSG"
 	echo "VMTEST_QUICK=$QUICK"
 	echo "VMTEST_SANITIZER=$SANITIZER"
+	echo "VMTEST_DEBROOT=${DEBROOT:+1}"
 	echo "VMTEST_HZ=$(sed -n 's/^CONFIG_HZ=//p' "$KDIR/config" 2>/dev/null)"
 } > "$WORK/vmtest.conf"
 args=(--kver "$KVER" --kdir "$KDIR" --out "$WORK/initramfs.cpio" --conf "$WORK/vmtest.conf" --mode "$MODE")
@@ -258,6 +269,8 @@ args=(--kver "$KVER" --kdir "$KDIR" --out "$WORK/initramfs.cpio" --conf "$WORK/v
 for f in "${SELFTEST[@]}"; do args+=(--selftest-ko "$f"); done
 for f in "${TOOL_FILES[@]}"; do args+=(--tool "$f"); done
 for f in "${CASE_FILES[@]}"; do args+=(--case "$f"); done
+# rtslib-fb loads iscsi_target_mod at every saveconfig and clearconfig
+[ -z "$DEBROOT" ] || args+=(--mod iscsi_target_mod)
 t0=$(date +%s)
 "$HERE/build-initramfs.sh" "${args[@]}" || die "initramfs build failed"
 log "initramfs built in $(( $(date +%s) - t0 )) s"
@@ -315,6 +328,8 @@ QEMU=(qemu-system-x86_64 -machine q35 "${ACCEL[@]}" "${ICOUNT_ARGS[@]}" -cpu "$C
       -nographic -no-reboot -nic none -pidfile "$WORK/qemu.pid"
       -kernel "$KDIR/vmlinuz" -initrd "$WORK/initramfs.cpio"
       -drive "file=$WORK/fio.img,format=raw,if=virtio,readonly=on")
+# the Debian root: the second virtio disk, /dev/vdb in the guest
+[ -z "$DEBROOT" ] || QEMU+=(-drive "file=$DEBROOT,format=raw,if=virtio,readonly=on")
 log "qemu ${ACCEL[*]}${ICOUNT_ARGS:+ ${ICOUNT_ARGS[*]}} -smp $SMP -m $MEM, timeout ${TIMEOUT}s, log $LOG"
 us() { local t=$EPOCHREALTIME; echo $(( 10#${t/./} )); }
 T_START=$(us)
