@@ -608,7 +608,7 @@ summarize() { # summarize LOG
 			# perftest MB/s = 2^20 bytes/s (its MEGA), like MiB/s
 			printf "  %s: ours %.0f%%, in-kernel %.0f%% of %s\n", y[1], z[1] * 100 / pm[y[2]], z[2] * 100 / pm[y[2]], y[2]
 		}
-		printf "memory per logged-in channel at the default depth (ours: srp_rq_size 128; ib_srp defaults, one channel\n with one vCPU; MemFree + per-CPU free lists, caches dropped: the drop at the login, the rise at the logout\n after the jobs; target + ib_srp, median (min..max) of the loads):\n"
+		printf "memory per logged-in channel at the default depth (ours: srp_rq_size 128; ib_srp defaults, one channel\n with one vCPU; MemFree + per-CPU free lists, caches dropped: the drop at the login, the rise at the logout\n after the jobs; target + ib_srp, median (min..max) of the loads; read the row whose range is narrow):\n"
 		for (q = 1; q <= 2; q++) {
 			e = q == 1 ? "login" : "logout"
 			for (dd = 1; dd <= 2; dd++) {
