@@ -143,7 +143,9 @@
 # (build/bench-<kver>-<time>.log, lines "BENCH", "PERF", "MEM").
 # One run of the three kernels takes about 28 minutes on the 2-core
 # development machine (2026-12-02, another guest running beside it: 6.1
-# 537 s, 6.12 554 s, 7.3 612 s, each with about 20 s of boot).
+# 537 s, 6.12 554 s, 7.3 612 s, each with about 20 s of boot), before the
+# slow-backend job, which adds about 15 s of host time per load (2.5
+# minutes per kernel; --jobs 4k,1m leaves it out).
 #
 # This is not a test: it never fails on slow results, only on setup errors
 # (no kernel, no module, a guest that does not finish, a failed login or
