@@ -14,6 +14,11 @@
 #   --perf-iters N  1 MiB messages per perftest run (default 100)
 #   --smp N       guest CPUs (default 1; see "Timing" below)
 #   --keep-going  go on with the next kernel after a setup error
+#   --jobs LIST   comma-separated jobs to run (default all): job names
+#                 (randread-4k-qd1, ..., write-1m-qd8, slow-randread-4k-qd512)
+#                 or the groups 4k, 1m, slow; perftest runs only with a 1 MiB job
+#   --slow-ms N   completion latency of the slow backend in ms (default 1000)
+#   --slow-depth N  srp_rq_size of ours in the slow job (default 512)
 #
 # What it runs. For each kernel ONE qemu boot (tests/vm/run.sh --icount)
 # whose only case is the benchmark (written to a temporary file and passed
@@ -42,6 +47,41 @@
 # ratio, not to understate it. A driver of ours that were itself erratic
 # would not show in the A/A column, but in the min..max of the A/B ratio
 # over the rounds, which is printed next to its median.
+# Slow backend (slow-randread-4k-qd512, shown as slow-4k-qd512): does a
+# deeper channel (srp_rq_size, docs/design.md "Channel depth") get more
+# IOPS out of a slow disk than the in-kernel driver's fixed 128 credits?
+# The LUN is null_blk (iblock backstore on /dev/nullb0, loaded once per
+# boot: irqmode=2 completion_nsec=--slow-ms, one hardware queue of 1024
+# requests), the I/O scheduler of nullb0 and of the SRP disk is "none"
+# (a scheduler holds at most 256 requests); after a slot's other jobs the
+# disk is added as a second LUN, ours gets srp_rq_size --slow-depth, and
+# ib_srp logs in again with ch_count=1 queue_size=1024: can_queue is 511
+# with ours, 127 with the in-kernel driver (128 credits minus one kept for
+# task management). fio randread 4 KiB at QD 512 moves 2032 * --scale
+# I/Os: with a constant latency the commands go in waves of can_queue,
+# and 2032 is 16 waves of 127 and just under 4 of 511, so that neither
+# driver's last wave is a small remainder that still takes a whole
+# latency. Besides the ratio (its A/A is the in-kernel driver against
+# itself, as above) the summary shows per driver the median can_queue,
+# the peak and mean count in flight (/sys/block/sdX/inflight sampled every
+# 0.5 s with shell builtins), the guest's CPU busy share (/proc/stat,
+# iowait counted as idle), fio's mean latency and the ceiling can_queue /
+# latency.
+# The latency is long because the guest is slow: one vCPU at 125 million
+# instructions per second runs fio, ib_srp, both ends of rxe, LIO and the
+# target, about 1 ms of guest CPU per 4 KiB I/O. Measured 2026-12-02 on
+# 6.12 (QD 512, 4064 I/Os): with 1 ms of latency both drivers are CPU-bound
+# at the same 1120 IOPS; with 250 ms the in-kernel driver reached 429 and
+# ours 1001 IOPS (CPU-bound); with 1000 ms 121 and 468 (ceilings 127 and
+# 511: fio's latency is the backend's plus about 8 % of processing), ours
+# with 55 % CPU busy. So "a few ms" on real hardware corresponds to about
+# a second here. A timer latency costs guest time in full also under
+# icount with sleep=off: the guest clock jumps to the next timer when the
+# guest is idle, which saves host time, not guest time, so IOPS ~ can_queue
+# / latency holds as on real hardware. (The idle guest time is not free on
+# the host either: an in-kernel load, 17 guest s with 1000 ms, took 10-25
+# host s.)
+#
 # Each round also runs the raw transport at 1 MiB with event-driven perftest
 # (ib_send_bw -e and ib_read_bw -e over RDMA/CM, --perf-iters messages;
 # busy polling would steal the instruction stream from the other side, see
@@ -67,7 +107,8 @@
 # until then) are the memory of one channel at ib_srp's default depth,
 # target and initiator together. The initiator's part is the same for both
 # drivers, so "ours - in-kernel" is the difference between the two
-# targets. Medians (with the range) over all loads of a driver: read the
+# targets, at the default depth (srp_rq_size 128, ib_srp's defaults: with
+# one vCPU one channel). Medians (with the range) over all loads of a driver: read the
 # row whose range is narrow. Measured 2026-12-02: on 7.3 (2 vCPUs) both
 # rows agreed within 0.3 MiB; on 6.12 with 2 vCPUs the login row varied by
 # 20-30 MiB (it is taken right after the target's 256 MiB RAM disk was
@@ -102,7 +143,9 @@
 # (build/bench-<kver>-<time>.log, lines "BENCH", "PERF", "MEM").
 # One run of the three kernels takes about 28 minutes on the 2-core
 # development machine (2026-12-02, another guest running beside it: 6.1
-# 537 s, 6.12 554 s, 7.3 612 s, each with about 20 s of boot).
+# 537 s, 6.12 554 s, 7.3 612 s, each with about 20 s of boot), before the
+# slow-backend job, which adds about 15 s of host time per load (2.5
+# minutes per kernel; --jobs 4k,1m leaves it out).
 #
 # This is not a test: it never fails on slow results, only on setup errors
 # (no kernel, no module, a guest that does not finish, a failed login or
@@ -114,6 +157,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/scripts/kernels.conf"
 CACHE=$SRPT_VM_CACHE
 ROUNDS=3 SCALE=1 PERF_ITERS=100 KO="" SMP="" KEEP_GOING=0 KVERS=()
+JOBSEL=all SLOW_MS=1000 SLOW_DEPTH=512
 usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -123,16 +167,32 @@ while [ $# -gt 0 ]; do
 	--ko) KO=$(readlink -f "$2"); shift 2 ;;
 	--smp) SMP=$2; shift 2 ;;
 	--keep-going) KEEP_GOING=1; shift ;;
+	--jobs) JOBSEL=$2; shift 2 ;;
+	--slow-ms) SLOW_MS=$2; shift 2 ;;
+	--slow-depth) SLOW_DEPTH=$2; shift 2 ;;
 	-h | --help) usage 0 ;;
 	-*) echo "benchmark.sh: unknown option $1" >&2; usage 2 ;;
 	*) KVERS+=("$1"); shift ;;
 	esac
 done
 die() { echo "benchmark.sh: $*" >&2; exit 2; }
-for n in "$ROUNDS" "$SCALE" "$PERF_ITERS" ${SMP:+"$SMP"}; do
+for n in "$ROUNDS" "$SCALE" "$PERF_ITERS" "$SLOW_MS" "$SLOW_DEPTH" ${SMP:+"$SMP"}; do
 	case $n in '' | *[!0-9]*) die "not a number: '$n'" ;; esac
 done
 [ "$ROUNDS" -ge 3 ] || die "--rounds must be >= 3"
+[ "$SCALE" -ge 1 ] || die "--scale must be >= 1"
+if [ "$SLOW_MS" -lt 1 ] || [ "$SLOW_MS" -gt 10000 ]; then die "--slow-ms must be 1..10000"; fi
+if [ "$SLOW_DEPTH" -lt 16 ] || [ "$SLOW_DEPTH" -gt 1023 ]; then die "--slow-depth must be 16..1023"; fi
+for j in ${JOBSEL//,/ }; do
+	case $j in
+	all | 4k | 1m | slow | randread-4k-qd1 | randread-4k-qd32 | randwrite-4k-qd1 | \
+	randwrite-4k-qd32 | read-1m-qd8 | write-1m-qd8 | slow-randread-4k-qd512) ;;
+	*) die "--jobs: unknown job '$j'" ;;
+	esac
+done
+# the slow job moves 508 I/Os per SCALE: 4 waves of the in-kernel driver's
+# 127 commands in flight, just under one of 511 (see the header)
+SLOW_IOS=$((508 * 4 * SCALE))
 [ ${#KVERS[@]} -gt 0 ] || KVERS=(6.1 6.12 7.3)
 [ -z "$KO" ] || [ ${#KVERS[@]} = 1 ] || die "--ko needs exactly one kernel"
 
@@ -161,7 +221,10 @@ perftest_bins() {
 		PERF_BINS+=("$d/$b")
 	done
 }
-perftest_bins
+# (only for the 1 MiB jobs, whose reference it is)
+case ",$JOBSEL," in
+*,all,* | *,1m,* | *,read-1m-qd8,* | *,write-1m-qd8,*) perftest_bins ;;
+esac
 
 # --- our module: build/<kver>/src/ib_srpt.ko, rebuilt when missing or stale ------
 module_for() { # module_for KVER: print the path of our module for KVER
@@ -184,13 +247,35 @@ trap 'rm -rf "$W"' EXIT
 CASEF=$W/900-benchmark.sh
 {
 	echo "# vmtest-timeout: 100000"
-	echo "ROUNDS=$ROUNDS SCALE=$SCALE PERF_ITERS=$PERF_ITERS"
+	echo "ROUNDS=$ROUNDS SCALE=$SCALE PERF_ITERS=$PERF_ITERS JOBSEL=$JOBSEL"
+	echo "SLOW_MS=$SLOW_MS SLOW_DEPTH=$SLOW_DEPTH SLOW_IOS=$SLOW_IOS"
 	cat <<'EOF'
 # (busybox ash in the guest; see scripts/benchmark.sh for what and why)
 # name:rw:bs:qd:MiB moved
-JOBS="randread-4k-qd1:randread:4k:1:16 randread-4k-qd32:randread:4k:32:16
+ALLJOBS="randread-4k-qd1:randread:4k:1:16 randread-4k-qd32:randread:4k:32:16
  randwrite-4k-qd1:randwrite:4k:1:16 randwrite-4k-qd32:randwrite:4k:32:16
  read-1m-qd8:read:1m:8:64 write-1m-qd8:write:1m:8:64"
+SLOW_JOB=slow-randread-4k-qd512
+
+# want NAME: the job NAME was selected with --jobs
+want() {
+	case ",$JOBSEL," in *",all,"* | *",$1,"*) return 0 ;; esac
+	case $1 in
+	slow-*) _g=slow ;;
+	*-4k-*) _g=4k ;;
+	*-1m-*) _g=1m ;;
+	esac
+	case ",$JOBSEL," in *",$_g,"*) return 0 ;; esac
+	return 1
+}
+JOBS=""
+for j in $ALLJOBS; do
+	want "${j%%:*}" && JOBS="$JOBS $j"
+done
+PERF=0
+if want read-1m-qd8 || want write-1m-qd8; then PERF=1; fi
+SLOW=0
+want $SLOW_JOB && SLOW=1
 
 # meminfo: "free Slab" in kB, caches dropped; free = MemFree + the pages
 # on the per-CPU free lists, which MemFree does not count and which hold
@@ -240,6 +325,81 @@ run_job() { # run_job ROUND SLOT NAME RW BS QD MIB
 	echo "VMTEST INFO $CASE BENCH round=$1 slot=$2 job=$3 $_l" >> $QUIET_OUT
 }
 
+# cpu_ticks: "busy total" clock ticks of all CPUs so far (/proc/stat;
+# iowait counts as idle); read builtin, nothing forked
+cpu_ticks() {
+	read -r _c _u _n _s _i _w _q _sq _st _rest < /proc/stat
+	echo $((_u + _n + _s + _q + _sq + _st)) $((_u + _n + _s + _i + _w + _q + _sq + _st))
+}
+
+# inflight_sampler DEV FILE: every half second, the requests DEV has in
+# flight (/sys/block/DEV/inflight); writes "max sum samples" to FILE until
+# FILE.stop exists. In the background; only builtins but sleep.
+inflight_sampler() {
+	_m=0 _sum=0 _n=0
+	echo "0 0 0" > "$2"
+	while [ ! -e "$2.stop" ]; do
+		read -r _a _b < "/sys/block/$1/inflight"
+		_a=$((_a + _b)) _n=$((_n + 1))
+		_sum=$((_sum + _a))
+		[ $_a -gt $_m ] && _m=$_a
+		echo "$_m $_sum $_n" > "$2"
+		sleep 0.5
+	done
+}
+
+nb_idle() { # nb_idle DEV: nothing in flight on DEV
+	read -r _a _b < "/sys/block/$1/inflight"
+	[ $((_a + _b)) = 0 ]
+}
+
+# slow_job ROUND SLOT DRIVER: the slow-backend job. The null_blk disk (the
+# completion latency SLOW_MS, loaded once per boot) becomes the next LUN of
+# the target already set up; ours is given the depth SLOW_DEPTH
+# (srp_rq_size), the in-kernel driver keeps its fixed 128; a new login of
+# one channel with a large ib_srp queue_size; randread 4 KiB at QD 512,
+# SLOW_IOS I/Os; logout.
+slow_job() {
+	add_lun iblock_0 nullb udev_path=/dev/nullb0 || return 1
+	if [ "$3" = ours ] && ! cfs_write "$TPG/attrib/srp_rq_size" "$SLOW_DEPTH"; then
+		fail "slow-$1-$2" "srp_rq_size=$SLOW_DEPTH: $ERR"
+		return 1
+	fi
+	login queue_size=1024 ch_count=1 ||
+		{ fail "slow-$1-$2" "login: $ERR"; return 1; }
+	_nb=""
+	for _d in $DISKS; do
+		[ "$(cat "/sys/block/${_d#/dev/}/size")" -gt 262144 ] && _nb=${_d#/dev/}
+	done
+	[ -n "$_nb" ] || { fail "slow-$1-$2" "no null_blk disk among $DISKS"; return 1; }
+	# no I/O scheduler: with one it would hold at most 256 requests
+	echo none > "/sys/block/$_nb/queue/scheduler"
+	_h=$(readlink -f "/sys/block/$_nb/device" | sed -n 's|.*/\(host[0-9]*\)/.*|\1|p')
+	_cq=$(cat "/sys/class/scsi_host/$_h/can_queue")
+	# the partition scan's reads (SLOW_MS each) are done
+	wait_for 60 nb_idle "$_nb"
+	rm -f /tmp/slow-if /tmp/slow-if.stop
+	inflight_sampler "$_nb" /tmp/slow-if &
+	_sp=$!
+	_c0=$(cpu_ticks)
+	_o=$(fio --name=slow --filename="/dev/$_nb" --direct=1 --ioengine=libaio \
+		--rw=randread --bs=4k --iodepth=512 --size=200m \
+		--io_size=$((SLOW_IOS * 4))k --minimal 2>/tmp/fio.err)
+	_c1=$(cpu_ticks)
+	touch /tmp/slow-if.stop
+	wait $_sp
+	# shellcheck disable=SC2046 # numbers
+	set -- "$@" $_c0 $_c1 $(cat /tmp/slow-if)
+	# $4 $5 ticks before, $6 $7 after, $8 max $9 sum ${10} samples in flight
+	_l=$(echo "$_o" | awk -F';' 'NF > 50 { printf "iops=%.1f kib_s=%d lat_us=%.0f", $8, $7, $40 }')
+	case $_l in
+	iops=0.0* | "") fail "fio-$1-$2-$SLOW_JOB" "no result: $(tail -n 3 /tmp/fio.err | tr '\n' ' ')"; return 1 ;;
+	esac
+	echo "VMTEST INFO $CASE BENCH round=$1 slot=$2 job=$SLOW_JOB $_l can_queue=$_cq" \
+		"inflight_max=$8 inflight_mean=$(($9 / ${10:-1})) busy_pct=$(( ($6 - $4) * 100 / ($7 - $5 + 1) ))" >> $QUIET_OUT
+	logout_all || { fail "slow-$1-$2" "logout timed out"; return 1; }
+}
+
 PERF_PORT=18515
 perf_one() { # perf_one ROUND TOOL
 	PERF_PORT=$((PERF_PORT + 1))
@@ -272,12 +432,26 @@ QUIET_OUT=/tmp/bench.out
 LOGLEVEL_WAS=$(awk '{ print $1 }' /proc/sys/kernel/printk)
 dmesg -n 1
 ok=1
+if [ $SLOW = 1 ]; then
+	# one queue of 1024 requests, no scheduler (it would hold 256): the
+	# depth is the target's alone
+	[ -d /sys/module/null_blk ] && rmmod null_blk
+	if ! try modprobe null_blk nr_devices=1 gb=1 irqmode=2 \
+		completion_nsec=$((SLOW_MS * 1000000)) submit_queues=1 hw_queue_depth=1024; then
+		fail setup-null_blk "modprobe null_blk: $ERR"
+		ok=0
+	else
+		echo none > /sys/block/nullb0/queue/scheduler
+	fi
+fi
 r=1
 while [ $r -le "$ROUNDS" ] && [ $ok = 1 ]; do
 	teardown_target >/dev/null 2>&1
-	for t in ib_send_bw ib_read_bw; do
-		perf_one $r /tools/$t || { ok=0; break; }
-	done
+	if [ $PERF = 1 ]; then
+		for t in ib_send_bw ib_read_bw; do
+			perf_one $r /tools/$t || { ok=0; break; }
+		done
+	fi
 	for slot in ref1 ours ref2; do
 		[ $ok = 1 ] || break
 		drv=${slot%[12]}
@@ -298,6 +472,9 @@ J
 		sleep 2
 		set -- "$@" $(meminfo)
 		echo "VMTEST INFO $CASE MEM round=$r slot=$slot event=logout logout_kb=$(($3 - $1)) logout_slab_kb=$(($2 - $4))" >> $QUIET_OUT
+		if [ $ok = 1 ] && [ $SLOW = 1 ]; then
+			slow_job $r $slot "$drv" || ok=0
+		fi
 		cat $QUIET_OUT
 		: > $QUIET_OUT
 	done
@@ -306,6 +483,7 @@ done
 cat $QUIET_OUT
 dmesg -n "$LOGLEVEL_WAS"
 teardown_target >/dev/null 2>&1
+[ $SLOW = 1 ] && rmmod null_blk 2>/dev/null
 rmmod ib_srpt 2>/dev/null
 modprobe ib_srpt
 [ $ok = 1 ] && pass benchmark-done "$ROUNDS rounds"
@@ -314,7 +492,8 @@ EOF
 
 # --- the host side: summary of one console log -----------------------------------
 summarize() { # summarize LOG
-	grep -a -o 'VMTEST INFO 900-benchmark \(BENCH\|PERF\|MEM\) .*' "$1" | cut -d' ' -f4- | awk '
+	grep -a -o 'VMTEST INFO 900-benchmark \(BENCH\|PERF\|MEM\) .*' "$1" | cut -d' ' -f4- |
+		awk -v SLOW_MS="$SLOW_MS" -v SLOW_DEPTH="$SLOW_DEPTH" -v SLOW_IOS="$SLOW_IOS" '
 	function kv(   i, a) {
 		delete v
 		for (i = 2; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
@@ -334,6 +513,13 @@ summarize() { # summarize LOG
 		j = v["job"]; r = v["round"]; s = v["slot"]
 		jobs[j] = 1; rounds[r] = 1
 		iops[j, s, r] = v["iops"]; kib[j, s, r] = v["kib_s"]
+		if ("can_queue" in v) {
+			d = s == "ours" ? "ours" : "ref"
+			k = ++sn[d]
+			scq[d, k] = v["can_queue"]; simax[d, k] = v["inflight_max"]
+			simean[d, k] = v["inflight_mean"]; sbusy[d, k] = v["busy_pct"]
+			slat[d, k] = v["lat_us"] / 1000
+		}
 	}
 	$1 == "PERF" {
 		kv()
@@ -350,7 +536,7 @@ summarize() { # summarize LOG
 	END {
 		printf "%-17s %-22s %-18s %-23s %s\n", "job", "ours/in-kernel", "A/A in-kernel", "median in-kernel  ours", "instr/IO in-kernel ours  diff"
 		printf "%-17s %-22s %-18s\n", "", "median (min..max)", "median (spread)"
-		n = split("randread-4k-qd1 randread-4k-qd32 randwrite-4k-qd1 randwrite-4k-qd32 read-1m-qd8 write-1m-qd8", order, " ")
+		n = split("randread-4k-qd1 randread-4k-qd32 randwrite-4k-qd1 randwrite-4k-qd32 read-1m-qd8 write-1m-qd8 slow-randread-4k-qd512", order, " ")
 		for (q = 1; q <= n; q++) {
 			j = order[q]
 			if (!(j in jobs)) continue
@@ -375,6 +561,13 @@ summarize() { # summarize LOG
 			unit = big ? "MiB/s" : "IOPS"
 			# 125e6 instructions per guest second (icount shift=3)
 			ia = 125e6 / mra; io = 125e6 / mro
+			if (j ~ /^slow-/) {
+				# the guest is mostly idle: no instructions per I/O
+				printf "%-17s %.3f (%.3f..%.3f)  %.3f (+-%.1f%%)    %7.1f %7.1f %-5s %8s %8s %6s\n", "slow-4k-qd512", mab, lo, hi, maa, sp * 100,
+					mra, mro, unit, "-", "-", "-"
+				rn = m
+				continue
+			}
 			printf "%-17s %.3f (%.3f..%.3f)  %.3f (+-%.1f%%)    %7.1f %7.1f %-5s %8.0f %8.0f %+6.0f\n", j, mab, lo, hi, maa, sp * 100,
 				mra, mro, unit, ia, io, io - ia
 			if (big) bigmed[j] = mro SUBSEP mra
@@ -383,6 +576,21 @@ summarize() { # summarize LOG
 		printf "(%d rounds; ratios of KiB/s; A/B = ours / mean of the two in-kernel loads around it;\n", rn
 		printf " spread = largest |A2/A1 - 1|; instr/IO = 125e6 / median IOPS: guest instructions of\n"
 		printf " all vCPUs per I/O, for 1 MiB jobs per MiB)\n"
+		if (sn["ref"] && sn["ours"]) {
+			printf "slow backend (slow-4k-qd512): null_blk completing after %d ms, one channel (ib_srp ch_count=1\n", SLOW_MS
+			printf " queue_size=1024), ours at srp_rq_size %d, fio randread 4 KiB QD 512, %d I/Os; medians of the loads:\n", SLOW_DEPTH, SLOW_IOS
+			for (dd = 1; dd <= 2; dd++) {
+				d = dd == 1 ? "ref" : "ours"
+				k = sn[d]
+				delete x; for (i = 1; i <= k; i++) x[i] = scq[d, i]; c = med(x, k)
+				delete x; for (i = 1; i <= k; i++) x[i] = simax[d, i]; pmx = med(x, k)
+				delete x; for (i = 1; i <= k; i++) x[i] = simean[d, i]; pme = med(x, k)
+				delete x; for (i = 1; i <= k; i++) x[i] = sbusy[d, i]; bz = med(x, k)
+				delete x; for (i = 1; i <= k; i++) x[i] = slat[d, i]; lt = med(x, k)
+				printf "  %-9s can_queue %3d, in flight peak %3d mean %3d (sampled every 0.5 s), CPU busy %2d %%,\n", d == "ref" ? "in-kernel" : "ours", c, pmx, pme, bz
+				printf "            fio latency %.0f ms; can_queue / backend latency = %.0f IOPS\n", lt, c * 1000 / SLOW_MS
+			}
+		}
 		printf "transport, perftest -e at 1 MiB (MB/s as perftest prints it, median (min..max)):"
 		split("ib_send_bw ib_read_bw", pt, " ")
 		for (q = 1; q <= 2; q++) {
@@ -402,7 +610,7 @@ summarize() { # summarize LOG
 			# perftest MB/s = 2^20 bytes/s (its MEGA), like MiB/s
 			printf "  %s: ours %.0f%%, in-kernel %.0f%% of %s\n", y[1], z[1] * 100 / pm[y[2]], z[2] * 100 / pm[y[2]], y[2]
 		}
-		printf "memory per logged-in channel (MemFree + per-CPU free lists, caches dropped: the drop at the login,\n the rise at the logout after the jobs; target + ib_srp, median (min..max) of the loads):\n"
+		printf "memory per logged-in channel at the default depth (ours: srp_rq_size 128; ib_srp defaults, one channel\n with one vCPU; MemFree + per-CPU free lists, caches dropped: the drop at the login, the rise at the logout\n after the jobs; target + ib_srp, median (min..max) of the loads; read the row whose range is narrow):\n"
 		for (q = 1; q <= 2; q++) {
 			e = q == 1 ? "login" : "logout"
 			for (dd = 1; dd <= 2; dd++) {
@@ -443,9 +651,12 @@ for k in "${KVERS[@]}"; do
 		echo "benchmark.sh: warning: 6.1 hangs at SMP bring-up under icount with $smp vCPUs" >&2
 	log=$TOP/build/bench-$k-$(date +%Y%m%d-%H%M%S).log
 	# host-time limit: generous, guest time runs at 1/2 to 1/5 of host time
-	per_round=$(( 3 * (6 * (5 * SCALE + 4) + 20) + 2 * (PERF_ITERS / 5 + 4) ))
+	# (the slow job: two in-kernel loads of SLOW_IOS / 127 backend
+	# latencies each, mostly idle guest time, and one of ours)
+	per_round=$(( 3 * (6 * (5 * SCALE + 4) + 20) + 2 * (PERF_ITERS / 5 + 4) +
+		3 * (30 + SLOW_IOS * SLOW_MS / 100000) ))
 	limit=$(( 1200 + ROUNDS * per_round * 6 ))
-	echo "== kernel $k: one boot, -smp $smp, icount shift=3,sleep=off; $ROUNDS rounds of in-kernel, ours, in-kernel; I/O scale $SCALE (log $log)"
+	echo "== kernel $k: one boot, -smp $smp, icount shift=3,sleep=off; $ROUNDS rounds of in-kernel, ours, in-kernel; jobs $JOBSEL; I/O scale $SCALE (log $log)"
 	args=("$k" --icount --smp "$smp" --quiet --timeout "$limit" --case-timeout 100000
 	      --log "$log" --no-tools --ko "$ko" --cases "$CASEF")
 	for b in "${PERF_BINS[@]}"; do args+=(--tool "$b"); done
