@@ -37,6 +37,10 @@
 # them changes. An interrupted build resumes (make is incremental) once the
 # configuration step has completed. Concurrent callers are serialized with flock on
 # <cache>/.lock; the first one builds, the others wait and reuse the result.
+# A new build starts from a copy of the object tree of the newest completed
+# build of the same source package version (<dir>/srcver), if one is cached,
+# so that a change of the fragments or of MODS recompiles only what it
+# touches.
 # Older builds are removed, the last 2 are kept. The build runs under
 # `nice -n 5` with make -j$SRPT_DEBUG_KERNEL_JOBS (default: number of CPUs)
 # and its wall time is written to <dir>/build-time.
@@ -62,6 +66,7 @@ die() { say "ERROR: $*"; exit 2; }
 # modprobe/rmmod calls) and their dependencies. Names as lsmod shows them.
 MODS="configfs dummy rdma_rxe ib_srpt ib_srp scsi_transport_srp sd_mod sg
       target_core_mod target_core_iblock target_core_file brd null_blk loop
+      iscsi_target_mod
       ib_umad ib_uverbs rdma_ucm rdma_cm iw_cm ib_cm ib_core
       crc32_generic crc32_pclmul crc32c_generic crc32c_intel crc_t10dif
       crct10dif_generic crct10dif_pclmul crc64_rocksoft crc64 t10_pi
@@ -94,6 +99,14 @@ if [ ! -f "$OUT/.complete" ]; then
 	say "building the debug kernel into $OUT (log $OUT.log); about 20-40 min on 2 cores"
 	t0=$(date +%s)
 	B=$OUT/build
+	SEED=""
+	for c in $(ls -1dt "$CACHE"/*/.complete 2>/dev/null); do
+		d=$(dirname "$c")
+		if [ "$(cat "$d/srcver" 2>/dev/null)" = "$srcver" ] && [ -d "$d/build" ]; then
+			SEED=$d
+			break
+		fi
+	done
 	if [ -f "$OUT/.configured" ]; then
 		say "resuming the interrupted build in $B"
 		exec 8>>"$OUT.log"
@@ -104,8 +117,18 @@ if [ ! -f "$OUT/.complete" ]; then
 	fi
 	configure() {
 		local lsmod=$OUT/lsmod
-		mkdir -p "$B" &&
-		tar -C "$B" --strip-components=1 -xf "$TARBALL" &&
+		mkdir -p "$B" || return 1
+		# A completed build of the same source package (an earlier
+		# recipe or module list) is copied as the starting point:
+		# kbuild then recompiles only what the new .config changes
+		# (minutes instead of about 27 minutes of 2 idle cores).
+		# Without one the sources are unpacked.
+		if [ -n "$SEED" ]; then
+			say "starting from the object tree of $SEED"
+			cp -a "$SEED/build/." "$B/"
+		else
+			tar -C "$B" --strip-components=1 -xf "$TARBALL"
+		fi &&
 		cp "$BASECONF" "$B/.config" || return 1
 		{
 			echo "Module                  Size  Used by"
@@ -149,11 +172,12 @@ if [ ! -f "$OUT/.complete" ]; then
 	rm -f "$OUT/lib/modules/$KVER/build" "$OUT/lib/modules/$KVER/source"
 	ln -s ../../../build "$OUT/lib/modules/$KVER/build"
 	depmod -b "$OUT" "$KVER"
-	for m in ib_srpt ib_srp rdma_rxe target_core_mod null_blk brd dummy; do
+	for m in ib_srpt ib_srp rdma_rxe target_core_mod iscsi_target_mod null_blk brd dummy; do
 		modinfo -b "$OUT" -k "$KVER" -n "$m" >/dev/null 2>&1 ||
 			die "module $m missing from the debug kernel's modules"
 	done
 	echo "$KVER" > "$OUT/kver"
+	echo "$srcver" > "$OUT/srcver"
 	t1=$(date +%s)
 	# CPU time of everything this script ran (children user, system)
 	times > "$OUT/times"

@@ -32,7 +32,10 @@
 #   is also made in the background from the start, before the first VM
 #   run needs it; it has no step of its own: a failure shows in that run)
 #   vm-6.12-debug tests/vm/run.sh 6.12-debug --quick (every case on the
-#             sanitizer kernel: KASAN, lockdep, UBSAN, ... and kmemleak)
+#             sanitizer kernel: KASAN, lockdep, UBSAN, ... and kmemleak).
+#             With debug-kernel it runs in the background, next to the
+#             stock lanes (see "The VM runs" below); its lines are printed
+#             at the end
 #   (vm-6.12  tests/vm/run.sh 6.12 --quick: only with CHECK_VM_KERNELS; the
 #             sanitizer kernel is built from the same Debian 6.12 sources,
 #             and the stock 6.12 module is built by matrix and pkg)
@@ -47,11 +50,11 @@
 # CHECK_VM_FULL=1 (full cases, with their soak counts, on every kernel;
 # by default every kernel gets the quick run so that the suite fits in 60
 # minutes on 2 cores),
-# CHECK_SERIAL=1 (host steps before the VM runs instead of during the first),
-# CHECK_VM_ARGS (extra run.sh arguments), CHECK_VM_TIMEOUT (qemu limit per
-# kernel, default 1200 s, raised to a per-kind floor, see below), CHECK_BUDGET
-# (seconds for the whole run, default 3420: the VM runs share what the
-# earlier steps left).
+# CHECK_SERIAL=1 (host steps before the VM runs instead of during the first,
+# and the sanitizer lane after the stock lanes),
+# CHECK_VM_ARGS (extra run.sh arguments), CHECK_VM_TIMEOUT and
+# CHECK_VM_DEBUG_TIMEOUT (qemu limit of a stock and of a sanitizer run, see
+# below).
 set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -71,7 +74,6 @@ LOGDIR=${CHECK_LOG_DIR:-$TOP/build/check-logs/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$LOGDIR"
 VM_KERNELS=${CHECK_VM_KERNELS:-6.1 7.3 6.12-debug}
 VM_TIMEOUT=${CHECK_VM_TIMEOUT:-1200}
-BUDGET=${CHECK_BUDGET:-3420}
 NPASS=0 NFAIL=0 NSKIP=0
 FAILED=""
 T_START=$(date +%s)
@@ -161,7 +163,10 @@ if [ -n "${VM_KERNELS// /}" ] && [ -x tests/vm/build-debroot.sh ] &&
 fi
 wait_debug_kernel() { # the debug-kernel step: wait for the background build
 	[ -n "${DK_PID:-}" ] || { echo "debug kernel build was not started"; return 1; }
-	wait "$DK_PID"
+	# (polled: this may run in a background group, which cannot wait for
+	# a child of the main shell)
+	while [ ! -s "$DK_RC" ] && kill -0 "$DK_PID" 2>/dev/null; do sleep 5; done
+	sleep 1
 	cat "$DK_LOG"
 	return "$(cat "$DK_RC" 2>/dev/null || echo 1)"
 }
@@ -186,9 +191,10 @@ fi
 
 # The host steps (lint, unit, fuzz, ofed: about 4 minutes of mostly one
 # CPU, then the rest of matrix and install: about 6 minutes) run in the
-# background, at nice 10, during the first VM run: a guest keeps the 2
-# cores only 50-75 % busy (it waits for timeouts, disconnects and its own
-# I/O), so this takes about 7 minutes off the suite. Their status lines are
+# background, at nice 5 (beside the sanitizer lane, which the second VM
+# run waits for no more than for these), during the first VM run: a guest
+# keeps the 2 cores only 50-75 % busy (it waits for timeouts, disconnects
+# and its own I/O), so this takes about 7 minutes off the suite. Their status lines are
 # printed when they are joined, after that VM run. CHECK_SERIAL=1 runs them
 # one after the other before the VM runs.
 host_steps() {
@@ -245,11 +251,11 @@ pkg_steps() {
 	fi
 }
 
-# bg_start NAME FUNCTION: run the steps of FUNCTION in the background at
-# nice 10; their status lines and counts are taken in by bg_join NAME.
+# bg_start NAME FUNCTION [NICE]: run the steps of FUNCTION in the background
+# at nice 10 (or NICE); their status lines and counts are taken in by bg_join NAME.
 declare -A BG_PID=()
-bg_start() {
-	( renice -n 10 -p "$BASHPID" > /dev/null 2>&1 || true
+bg_start() { # bg_start NAME FUNCTION [NICE, default 10]
+	( renice -n "${3:-10}" -p "$BASHPID" > /dev/null 2>&1 || true
 	  NPASS=0 NFAIL=0 NSKIP=0 FAILED=""
 	  "$2"
 	  echo "$NPASS $NFAIL $NSKIP$FAILED" > "$LOGDIR/$1.counts" ) > "$LOGDIR/$1.out" 2>&1 < /dev/null &
@@ -275,7 +281,7 @@ if [ "${CHECK_SERIAL:-0}" = 1 ] || [ -z "${VM_KERNELS// /}" ]; then
 	pkg_steps
 else
 	echo "[check] lint, unit, fuzz, ofed${MATRIX_BG:+, matrix} and install run in the background during the first VM run, pkg during the later ones"
-	bg_start host-steps host_steps
+	bg_start host-steps host_steps 5
 fi
 # after the first VM run: take in the first group, start the second
 join_host_steps() {
@@ -288,47 +294,54 @@ join_host_steps() {
 
 # The VM runs: every case on every kernel, in quick mode (fewer iterations,
 # see reps in tests/vm/lib.sh) unless CHECK_VM_FULL=1.
-# Each run is limited to its share of what is left of CHECK_BUDGET (weights:
-# full 2, quick 1, quick on the sanitizer kernel 2: it is 2-3 times slower),
-# but never to less than a floor that such a run needs on 2 cores (full
-# 1800 s, quick 1200 s, sanitizer 3000 s): a run that goes over the budget
-# is reported by the total time, not failed by a timeout it would not need.
-weight() { # weight KERNEL full|quick
-	if [ "$2" = full ]; then echo 2
-	else case $1 in *-debug) echo 2 ;; *) echo 1 ;; esac
-	fi
+#
+# The sanitizer lane (a "*-debug" kernel: about 30 minutes, the longest
+# step) runs in a background group of its own, at nice 5, from the start:
+# it waits for the debug kernel (the debug-kernel step) and then runs next
+# to the stock lanes, which run one after the other in the foreground at
+# normal priority (their cases that depend on timing, such as filling a
+# send queue, get the CPU first). A stock guest keeps about one CPU busy,
+# the sanitizer guest one and a half, and both spend much of their time
+# waiting (timeouts, disconnects, their own I/O): in series the suite took
+# 60 minutes, side by side it fits with room to spare. CHECK_SERIAL=1 runs
+# every lane after the other.
+#
+# Each run's qemu limit: CHECK_VM_TIMEOUT (default 1200 s for a quick
+# stock run, 1800 s for a full one), the sanitizer lane
+# CHECK_VM_DEBUG_TIMEOUT (default 3300 s: it runs 3-6 times slower and,
+# next to the stock lanes, with less CPU). A run that is slow is reported
+# by the total time, not failed by a limit it would not need.
+quick=--quick
+[ "${CHECK_VM_FULL:-0}" = 1 ] && quick=""
+vm_timeout() { # vm_timeout KERNEL
+	case $1 in
+	*-debug) echo "${CHECK_VM_DEBUG_TIMEOUT:-3300}" ;;
+	*) if [ -n "$quick" ]; then echo "$VM_TIMEOUT"; else echo "${CHECK_VM_TIMEOUT:-1800}"; fi ;;
+	esac
 }
-floor() { # floor KERNEL full|quick
-	case $1 in *-debug) echo 3000 ;; *) [ "$2" = full ] && echo 1800 || echo 1200 ;; esac
-}
-for k in $VM_KERNELS; do
-	quick=--quick
-	[ "${CHECK_VM_FULL:-0}" = 1 ] && quick=""
-	weights=0
-	for r in $VM_KERNELS; do
-		[ -n "${done_k:-}" ] && [[ " $done_k " == *" $r "* ]] && continue
-		if [ "${CHECK_VM_FULL:-0}" = 1 ]; then
-			weights=$((weights + $(weight "$r" full)))
-		else
-			weights=$((weights + $(weight "$r" quick)))
-		fi
-	done
-	kind=${quick:+quick}
-	kind=${kind:-full}
-	w=$(weight "$k" "$kind")
-	left=$(( BUDGET - ($(date +%s) - T_START) ))
-	per=$(( left * w / weights ))
-	[ "$per" -lt "$VM_TIMEOUT" ] || per=$VM_TIMEOUT
-	min=$(floor "$k" "$kind")
-	[ "$per" -ge "$min" ] || per=$min
-	done_k="${done_k:-} $k"
-	# Everything before ran while the sanitizer kernel was being built.
-	case $k in *-debug) step debug-kernel wait_debug_kernel ;; esac
+vm_lane() { # vm_lane KERNEL: the debug-kernel step first for a sanitizer kernel
+	case $1 in *-debug) step debug-kernel wait_debug_kernel ;; esac
 	# shellcheck disable=SC2086
-	step "vm-$k" tests/vm/run.sh "$k" --timeout "$per" $quick ${CHECK_VM_ARGS:-}
+	step "vm-$1" tests/vm/run.sh "$1" --timeout "$(vm_timeout "$1")" $quick ${CHECK_VM_ARGS:-}
+}
+debug_lanes() {
+	local k
+	for k in $VM_KERNELS; do
+		case $k in *-debug) vm_lane "$k" ;; esac
+	done
+}
+if [ "$BG_MODE" = 1 ] && [[ " $VM_KERNELS " == *"-debug "* ]]; then
+	echo "[check] the sanitizer lane runs in the background next to the stock lanes; its lines are printed at the end"
+	DEBUG_BG=1
+	bg_start debug-lane debug_lanes 5
+fi
+for k in $VM_KERNELS; do
+	case $k in *-debug) [ -n "${DEBUG_BG:-}" ] && continue ;; esac
+	vm_lane "$k"
 	join_host_steps
 done
 join_host_steps
+bg_join debug-lane
 bg_join pkg-steps
 
 echo "[check] total $(( $(date +%s) - T_START ))s; logs in $LOGDIR${FAILED:+; failed:$FAILED}"
