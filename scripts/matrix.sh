@@ -41,6 +41,11 @@
 #                       first and the rest in the background)
 set -u
 
+case ${1:-} in
+-h | --help) sed -n '3,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+-*) echo "matrix.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+esac
+
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/kernels.conf
 . "$top/scripts/kernels.conf"
@@ -55,6 +60,7 @@ mkdir -p "$builddir"
 summary=$builddir/matrix-summary.txt
 [ "${SRPT_MATRIX_APPEND:-0}" = 1 ] || : >"$summary"
 failed=0
+nresults=0	# kernels this run reported on (a PATTERN that matches none fails)
 
 log() { echo "matrix: $*" >&2; }
 
@@ -79,6 +85,7 @@ excluded() {	# excluded KVER SHORT: does SRPT_MATRIX_EXCEPT name KVER?
 
 result() {	# result KVER WHERE RESULT WARNINGS SECONDS NOTE
 	printf '%-28s %-24s %-7s %8s %5s  %s\n' "$@" >>"$summary"
+	nresults=$((nresults + 1))
 }
 
 # ---- tools on the host ----
@@ -311,6 +318,11 @@ for c in $chroots; do
 		failed=1
 	fi
 done
+
+if [ ${#patterns[@]} -ne 0 ] && [ "$nresults" = 0 ]; then
+	log "no kernel matches ${patterns[*]} (see --help)"
+	failed=1
+fi
 
 # ---- summary ----
 {
