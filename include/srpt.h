@@ -760,6 +760,10 @@ int srpt_fabric_register(void);
 void srpt_fabric_unregister(void);
 struct srpt_port *srpt_tpg_to_sport(struct se_portal_group *tpg);
 
+/* port_stats.c: the port counters in configfs */
+void srpt_port_stats_add(struct srpt_port_id *port_id,
+			 struct config_group *parent);
+
 /* mad.c: device management MAD agent */
 void srpt_mad_register(struct srpt_port *sport);
 void srpt_mad_unregister(struct srpt_port *sport);

@@ -100,13 +100,13 @@ if [ ! -f "$OUT/.complete" ]; then
 	t0=$(date +%s)
 	B=$OUT/build
 	SEED=""
-	for c in $(ls -1dt "$CACHE"/*/.complete 2>/dev/null); do
+	while read -r c; do
 		d=$(dirname "$c")
 		if [ "$(cat "$d/srcver" 2>/dev/null)" = "$srcver" ] && [ -d "$d/build" ]; then
 			SEED=$d
 			break
 		fi
-	done
+	done < <(ls -1dt "$CACHE"/*/.complete 2>/dev/null)
 	if [ -f "$OUT/.configured" ]; then
 		say "resuming the interrupted build in $B"
 		exec 8>>"$OUT.log"
