@@ -308,14 +308,14 @@ join_host_steps() {
 #
 # Each run's qemu limit: CHECK_VM_TIMEOUT (default 1200 s for a quick
 # stock run, 1800 s for a full one), the sanitizer lane
-# CHECK_VM_DEBUG_TIMEOUT (default 3300 s: it runs 3-6 times slower and,
+# CHECK_VM_DEBUG_TIMEOUT (default 3500 s: it runs 3-6 times slower and,
 # next to the stock lanes, with less CPU). A run that is slow is reported
 # by the total time, not failed by a limit it would not need.
 quick=--quick
 [ "${CHECK_VM_FULL:-0}" = 1 ] && quick=""
 vm_timeout() { # vm_timeout KERNEL
 	case $1 in
-	*-debug) echo "${CHECK_VM_DEBUG_TIMEOUT:-3300}" ;;
+	*-debug) echo "${CHECK_VM_DEBUG_TIMEOUT:-3500}" ;;
 	*) if [ -n "$quick" ]; then echo "$VM_TIMEOUT"; else echo "${CHECK_VM_TIMEOUT:-1800}"; fi ;;
 	esac
 }
