@@ -492,6 +492,12 @@ struct srpt_send_ioctx {
  * 32-bit kernel may see a torn value). The others are written from any
  * context (LIO callbacks, CQ completions) and are atomic64_t; @credits is
  * updated with the credits themselves, once per response.
+ *
+ * Why two structures: struct srpt_counters (srpt_stats.h) is a plain
+ * snapshot that the pure formatting code, the port totals and the sums of
+ * the port's attributes use; this one is the live form, whose field types
+ * follow the writers. srpt_ch_stats_read() copies one into the other, and
+ * a released channel's snapshot is added to srpt_port.released.
  */
 struct srpt_ch_stats {
 	u64		cmds_read;
