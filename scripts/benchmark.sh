@@ -116,7 +116,7 @@
 # repeated within 1 MiB; on 6.1 the in-kernel driver had given back only
 # 3.4 of its 13 MiB two seconds after the logout (it releases a channel
 # later than ours), so there the login row is the one to read.
-# Resolution: about +-150 KiB. The same tree (6e367ce) on 6.12, 1 vCPU,
+# Resolution: about +-150 KiB. The same driver code on 6.12, 1 vCPU,
 # gave "ours - in-kernel" +136 KiB in the logout row with 3 rounds and
 # +2 KiB (ranges 168 and 164 KiB, slab ours -10 KiB) with 5 rounds
 # (--rounds 5 --jobs randread-4k-qd1): differences below that are noise.
