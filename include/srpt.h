@@ -437,6 +437,9 @@ enum srpt_command_state {
  *	       not count such a command, so the release work waits for it by
  *	       draining the QP before it removes the session (see
  *	       struct srpt_rdma_ch).
+ * @rsp_with_data: the waiting response puts the RDMA WRITEs of its read
+ *	       data in front of it (a data-in response built on srpt_rsp_wq
+ *	       that found the send queue full, see srpt_queue_data_in()).
  * @data_charge: bytes this command charged to srpt_rdma_ch.data_bytes.
  * @rsp_entry: node in srpt_rdma_ch.rsp_wait_list while the response waits
  *	       for send queue room (srpt_rsp_defer()).
@@ -461,6 +464,7 @@ struct srpt_send_ioctx {
 	u8			n_rw_mapped;
 	bool			queue_status_only;
 	bool			local_rsp;
+	bool			rsp_with_data;
 	struct list_head	rsp_entry;
 	int			rsp_len;
 	u32			rsp_delta;
@@ -859,5 +863,7 @@ void srpt_queue_tm_rsp(struct se_cmd *cmd);
 void srpt_aborted_task(struct se_cmd *cmd);
 void srpt_rsp_list_kick(struct srpt_rdma_ch *ch);
 void srpt_rsp_list_close(struct srpt_rdma_ch *ch);
+int srpt_rsp_init(void);
+void srpt_rsp_exit(void);
 
 #endif /* SRPT_H */

@@ -25,10 +25,12 @@
  *                                   TARGET_DIRECT_SUBMIT, .direct_submit_supp
  *                                   = 1 (6.10+; nothing before)
  *   SRPT_FABRIC_COMPL_OPS           .default_compl_type = TARGET_QUEUE_COMPL
- *                                   (7.x; nothing before). direct_compl_supp
- *                                   is deliberately not set: data-in setup
- *                                   may sleep (docs/design.md, "Completion
- *                                   context: no direct completion (7.x)").
+ *                                   (7.x; nothing before), and
+ *                                   .direct_compl_supp = 1 where LIO can
+ *                                   complete directly, for backstores whose
+ *                                   complete_type is 1 (docs/design.md,
+ *                                   "Completion context: direct completion
+ *                                   (7.x)").
  *   SRPT_FABRIC_ENABLE_OPS(fn)      instead of .fabric_enable_tpg = fn: sets
  *                                   .fabric_enable_tpg (5.16+) or, before
  *                                   5.16, .tfc_tpg_base_attrs pointing to an
@@ -43,6 +45,11 @@
  *                                   referenced always, so no unused warning).
  *
  * Functions:
+ *   srpt_compat_rsp_may_sleep()     whether a queue_data_in/queue_status
+ *                                   call may sleep: always where LIO only
+ *                                   calls them from its work items; see its
+ *                                   comment where LIO may call them from
+ *                                   the backend's completion.
  *   srpt_compat_ib_cm_listen(cm_id, service_id)
  *                                   instead of ib_cm_listen() (2 arguments
  *                                   since 6.1, 3 before).
@@ -70,6 +77,8 @@
 
 #include <linux/configfs.h>
 #include <linux/kernel.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/sysfs.h>
 #include <linux/types.h>
 #include <rdma/ib_cm.h>
@@ -164,11 +173,38 @@ srpt_compat_set_default_node_attributes(struct se_node_acl *nacl)
 #define SRPT_FABRIC_SUBMIT_OPS
 #endif
 
+#if HAVE_DIRECT_COMPL
+#define SRPT_FABRIC_COMPL_OPS				\
+	.default_compl_type = TARGET_QUEUE_COMPL,	\
+	.direct_compl_supp = 1,
+
+/*
+ * With direct completion LIO calls queue_data_in, queue_status and
+ * check_stop_free from the backend's completion: process context for
+ * rd_mcp and synchronous fileio, a hardirq or softirq for block devices.
+ * preemptible() is false in every atomic context on a kernel that counts
+ * preemption (all of Debian's) and always false on one that does not, so
+ * an unknown context is taken for atomic. A read-side section of
+ * preemptible RCU does not show in the preemption count, hence
+ * rcu_preempt_depth().
+ */
+static inline bool srpt_compat_rsp_may_sleep(void)
+{
+	return preemptible() && !rcu_preempt_depth();
+}
+#else
 #if HAVE_COMPL_TYPE
 #define SRPT_FABRIC_COMPL_OPS				\
 	.default_compl_type = TARGET_QUEUE_COMPL,
 #else
 #define SRPT_FABRIC_COMPL_OPS
+#endif
+
+/* LIO calls the response callbacks from its work items only. */
+static inline bool srpt_compat_rsp_may_sleep(void)
+{
+	return true;
+}
 #endif
 
 #define SRPT_FABRIC_COMPAT_OPS		\

@@ -19,6 +19,13 @@
 #                 or the groups 4k, 1m, slow; perftest runs only with a 1 MiB job
 #   --slow-ms N   completion latency of the slow backend in ms (default 1000)
 #   --slow-depth N  srp_rq_size of ours in the slow job (default 512)
+#   --compl default|direct|queue
+#                 complete_type of the backstores on kernels that have it
+#                 (7.x): 0 (default: the fabric's choice, queued for both
+#                 drivers), 1 (direct completion: ours completes from the
+#                 backend's context, the in-kernel driver, which does not
+#                 support it, stays queued) or 2; docs/design.md,
+#                 "Completion context: direct completion (7.x)"
 #
 # What it runs. For each kernel ONE qemu boot (tests/vm/run.sh --icount)
 # whose only case is the benchmark (written to a temporary file and passed
@@ -161,7 +168,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/scripts/kernels.conf"
 CACHE=$SRPT_VM_CACHE
 ROUNDS=3 SCALE=1 PERF_ITERS=100 KO="" SMP="" KEEP_GOING=0 KVERS=()
-JOBSEL=all SLOW_MS=1000 SLOW_DEPTH=512
+JOBSEL=all SLOW_MS=1000 SLOW_DEPTH=512 COMPL=default
 usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -174,6 +181,7 @@ while [ $# -gt 0 ]; do
 	--jobs) JOBSEL=$2; shift 2 ;;
 	--slow-ms) SLOW_MS=$2; shift 2 ;;
 	--slow-depth) SLOW_DEPTH=$2; shift 2 ;;
+	--compl) COMPL=$2; shift 2 ;;
 	-h | --help) usage 0 ;;
 	-*) echo "benchmark.sh: unknown option $1" >&2; usage 2 ;;
 	*) KVERS+=("$1"); shift ;;
@@ -184,6 +192,12 @@ for n in "$ROUNDS" "$SCALE" "$PERF_ITERS" "$SLOW_MS" "$SLOW_DEPTH" ${SMP:+"$SMP"
 	case $n in '' | *[!0-9]*) die "not a number: '$n'" ;; esac
 done
 [ "$ROUNDS" -ge 3 ] || die "--rounds must be >= 3"
+case $COMPL in
+default) COMPL_TYPE=0 ;;
+direct) COMPL_TYPE=1 ;;
+queue) COMPL_TYPE=2 ;;
+*) die "--compl: default, direct or queue, not '$COMPL'" ;;
+esac
 [ "$SCALE" -ge 1 ] || die "--scale must be >= 1"
 if [ "$SLOW_MS" -lt 1 ] || [ "$SLOW_MS" -gt 10000 ]; then die "--slow-ms must be 1..10000"; fi
 if [ "$SLOW_DEPTH" -lt 16 ] || [ "$SLOW_DEPTH" -gt 1023 ]; then die "--slow-depth must be 16..1023"; fi
@@ -253,6 +267,8 @@ CASEF=$W/900-benchmark.sh
 	echo "# vmtest-timeout: 100000"
 	echo "ROUNDS=$ROUNDS SCALE=$SCALE PERF_ITERS=$PERF_ITERS JOBSEL=$JOBSEL"
 	echo "SLOW_MS=$SLOW_MS SLOW_DEPTH=$SLOW_DEPTH SLOW_IOS=$SLOW_IOS"
+	# complete_type of every backstore (lib.sh compl_type)
+	echo "VMTEST_COMPL=$COMPL_TYPE"
 	cat <<'EOF'
 # (busybox ash in the guest; see scripts/benchmark.sh for what and why)
 # name:rw:bs:qd:MiB moved
@@ -660,7 +676,7 @@ for k in "${KVERS[@]}"; do
 	per_round=$(( 3 * (6 * (5 * SCALE + 4) + 20) + 2 * (PERF_ITERS / 5 + 4) +
 		3 * (30 + SLOW_IOS * SLOW_MS / 100000) ))
 	limit=$(( 1200 + ROUNDS * per_round * 6 ))
-	echo "== kernel $k: one boot, -smp $smp, icount shift=3,sleep=off; $ROUNDS rounds of in-kernel, ours, in-kernel; jobs $JOBSEL; I/O scale $SCALE (log $log)"
+	echo "== kernel $k: one boot, -smp $smp, icount shift=3,sleep=off; $ROUNDS rounds of in-kernel, ours, in-kernel; jobs $JOBSEL; I/O scale $SCALE; completion $COMPL (log $log)"
 	args=("$k" --icount --smp "$smp" --quiet --timeout "$limit" --case-timeout 100000
 	      --log "$log" --no-tools --ko "$ko" --cases "$CASEF")
 	for b in "${PERF_BINS[@]}"; do args+=(--tool "$b"); done

@@ -209,10 +209,14 @@ static int __init srpt_init_module(void)
 	if (ret)
 		return ret;
 
+	ret = srpt_rsp_init();
+	if (ret)
+		goto out_channel_exit;
+
 	ret = srpt_fabric_register();
 	if (ret) {
 		pr_err("registering the srpt LIO fabric failed (%d)\n", ret);
-		goto out_channel_exit;
+		goto out_rsp_exit;
 	}
 
 	ret = ib_register_client(&srpt_client);
@@ -239,6 +243,8 @@ static int __init srpt_init_module(void)
 
 out_unregister_fabric:
 	srpt_fabric_unregister();
+out_rsp_exit:
+	srpt_rsp_exit();
 out_channel_exit:
 	srpt_channel_exit();
 	return ret;
@@ -254,6 +260,8 @@ static void __exit srpt_cleanup_module(void)
 	ib_unregister_client(&srpt_client);
 	/* after the client: waits for release works still returning */
 	srpt_channel_exit();
+	/* no channel is left: waits for data-in response works returning */
+	srpt_rsp_exit();
 	srpt_fabric_unregister();
 	/* nothing may be left of the devices and channels */
 	srpt_port_table_exit();

@@ -12,9 +12,12 @@
  *
  * Contexts: send and RDMA READ completions run on the channel's CQ
  * (IB_POLL_WORKQUEUE), serialized with its receive completions. LIO
- * callbacks run in LIO's own work items and may race with the completions
- * of the same command only where the command state machine says so
- * (docs/design.md, "Command state machine").
+ * callbacks run in LIO's own work items or, with direct completion (7.x),
+ * in the backend's completion context, which may be a hardirq (see
+ * srpt_queue_data_in(); docs/design.md, "Completion context: direct
+ * completion (7.x)"); they may race with the completions of the same
+ * command only where the command state machine says so (docs/design.md,
+ * "Command state machine").
  *
  * Where this differs from the in-kernel driver (docs/design.md,
  * "Driver-built responses" and "Full send queue: retry or defer"):
@@ -212,7 +215,8 @@ static void srpt_rsp_list_run(struct srpt_rdma_ch *ch,
 			break;
 		}
 		list_del(&sio->rsp_entry);
-		if (srpt_rsp_send(sio, sio->rsp_len, false, sio->rsp_state))
+		if (srpt_rsp_send(sio, sio->rsp_len, sio->rsp_with_data,
+				  sio->rsp_state))
 			list_add_tail(&sio->rsp_entry, dropped);
 	}
 }
@@ -250,11 +254,15 @@ void srpt_rsp_list_kick(struct srpt_rdma_ch *ch)
 /**
  * srpt_rsp_defer() - let a response wait for send queue room.
  * @sio: send context; its send buffer holds the response, which grants
- *	 @sio->rsp_delta credits; it carries no data (n_rdma is 0).
+ *	 @sio->rsp_delta credits; with @with_data its RDMA WRITEs are set up
+ *	 (n_rdma of them), else n_rdma is 0.
  * @len: length of the response.
+ * @with_data: post the RDMA WRITEs of the read data in front of it.
  * @state: state the command enters when the response is posted.
  *
- * For responses LIO cannot retry. Send queue entries are only missing while
+ * For responses LIO cannot retry: those of commands it does not own or
+ * no longer waits for, and those built where LIO's retry must not be
+ * started (srpt_queue_response()). Send queue entries are only missing while
  * earlier WRs are outstanding, so a completion will give room back and post
  * it; the SRP credits bound how many responses can wait. The list is run
  * right away too, because those completions may all have come and gone
@@ -264,13 +272,14 @@ void srpt_rsp_list_kick(struct srpt_rdma_ch *ch)
  * response is dropped at once.
  */
 static void srpt_rsp_defer(struct srpt_send_ioctx *sio, int len,
-			   enum srpt_command_state state)
+			   bool with_data, enum srpt_command_state state)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
 	unsigned long flags;
 	LIST_HEAD(dropped);
 
 	sio->rsp_len = len;
+	sio->rsp_with_data = with_data;
 	sio->rsp_state = state;
 	atomic64_inc(&ch->stats.sq_full);
 	srpt_ch_warn_ratelimited(ch, "IB send queue full, response of tag %#llx deferred\n",
@@ -334,7 +343,7 @@ static void srpt_local_rsp_send(struct srpt_send_ioctx *sio, int len,
 	if (ret == 0)
 		return;
 	if (ret == -EAGAIN)
-		srpt_rsp_defer(sio, len, state);
+		srpt_rsp_defer(sio, len, false, state);
 	else
 		srpt_rsp_drop(sio);
 }
@@ -573,13 +582,17 @@ static int srpt_build_cmd_rsp(struct srpt_send_ioctx *sio, u32 delta,
 /**
  * srpt_queue_response() - send the response of a command or TMF.
  * @cmd: the command.
+ * @lio_retries: LIO called and may be asked to call again (-EAGAIN).
+ *	Without it a response that finds the send queue full waits on the
+ *	channel (srpt_rsp_defer()) like those LIO cannot retry.
  *
- * Context: LIO's completion, queue-full or TMR work (process context);
- * setting up the RDMA WRITEs of read data may sleep.
- * Return: 0 if the response was posted or dropped; -EAGAIN if the send
- * queue is full and LIO should call again later.
+ * Context: may sleep if the response carries read data whose RDMA WRITEs
+ * are not set up yet (srpt_data_in_map()); any context otherwise.
+ * Return: 0 if the response was posted, deferred or dropped; -EAGAIN
+ * (only with @lio_retries) if the send queue is full and LIO should call
+ * again later.
  */
-static int srpt_queue_response(struct se_cmd *cmd)
+static int srpt_queue_response(struct se_cmd *cmd, bool lio_retries)
 {
 	struct srpt_send_ioctx *sio =
 		container_of(cmd, struct srpt_send_ioctx, cmd);
@@ -631,11 +644,13 @@ static int srpt_queue_response(struct se_cmd *cmd)
 	sio->rsp_delta = delta;
 	/*
 	 * Send queue full: let LIO retry. That needs the device of the
-	 * command; responses of TMFs and of commands that never reached a
-	 * LUN wait on the channel instead (they carry no data).
+	 * command and a caller LIO may hand the retry to; responses of TMFs
+	 * and of commands that never reached a LUN (no data), and those
+	 * built in atomic context or on srpt_rsp_wq, wait on the channel
+	 * instead.
 	 */
-	if (ret == -EAGAIN && new_state == SRPT_STATE_CMD_RSP_SENT &&
-	    cmd->se_dev) {
+	if (ret == -EAGAIN && lio_retries &&
+	    new_state == SRPT_STATE_CMD_RSP_SENT && cmd->se_dev) {
 		srpt_credits_untake(ch, delta);
 		atomic64_inc(&ch->stats.sq_full);
 		srpt_ch_warn_ratelimited(ch, "IB send queue full, response of tag %#llx retried\n",
@@ -644,8 +659,8 @@ static int srpt_queue_response(struct se_cmd *cmd)
 				   1 + sio->n_rdma);
 		return -EAGAIN;
 	}
-	if (ret == -EAGAIN && !with_data) {
-		srpt_rsp_defer(sio, len, new_state);
+	if (ret == -EAGAIN) {
+		srpt_rsp_defer(sio, len, with_data, new_state);
 		return 0;
 	}
 	srpt_ch_warn_ratelimited(ch, "dropping response of tag %#llx: %d\n",
@@ -654,20 +669,77 @@ static int srpt_queue_response(struct se_cmd *cmd)
 	return 0;
 }
 
+/*
+ * Responses with read data that LIO completed where we may not sleep,
+ * module-owned so that module exit waits for the last of them
+ * (srpt_rsp_exit()). Not the release workqueue: a release work waits for
+ * these commands. Unbound: 7.x warns about a workqueue that says neither
+ * WQ_PERCPU nor WQ_UNBOUND, and only 7.x has WQ_PERCPU.
+ */
+static struct workqueue_struct *srpt_rsp_wq;
+
+/**
+ * srpt_rsp_init() - create the workqueue of deferred data-in responses.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int srpt_rsp_init(void)
+{
+	srpt_rsp_wq = alloc_workqueue("srpt_rsp", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return srpt_rsp_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * srpt_rsp_exit() - wait for deferred data-in responses and destroy their
+ * workqueue. Call at module exit once no channel is left.
+ */
+void srpt_rsp_exit(void)
+{
+	destroy_workqueue(srpt_rsp_wq);
+	srpt_rsp_wq = NULL;
+}
+
+/*
+ * The response of a command srpt_queue_data_in() could not answer where
+ * LIO called it. LIO is done with @work (se_cmd.work) once it has
+ * completed the command, and the command lives on: its acknowledgment
+ * reference is dropped only with the response (posted, deferred or
+ * dropped here).
+ */
+static void srpt_queue_data_in_work(struct work_struct *work)
+{
+	srpt_queue_response(container_of(work, struct se_cmd, work), false);
+}
+
 /**
  * srpt_queue_data_in() - send read data and status (LIO callback).
  * @cmd: the command.
+ *
+ * With direct completion (7.x) LIO may call this from the backend's
+ * completion, e.g. a hardirq, where setting up the RDMA WRITEs must not
+ * run (rdma_rw_ctx_init() allocates with GFP_KERNEL) and where LIO's own
+ * queue-full retry must not be started either (it takes a lock with
+ * spin_lock_irq()). The response is then built on srpt_rsp_wq.
  *
  * Return: see srpt_queue_response().
  */
 int srpt_queue_data_in(struct se_cmd *cmd)
 {
-	return srpt_queue_response(cmd);
+	if (srpt_compat_rsp_may_sleep())
+		return srpt_queue_response(cmd, true);
+	INIT_WORK(&cmd->work, srpt_queue_data_in_work);
+	queue_work(srpt_rsp_wq, &cmd->work);
+	return 0;
 }
 
 /**
  * srpt_queue_status() - send status without data (LIO callback).
  * @cmd: the command.
+ *
+ * Nothing here sleeps, so with direct completion (7.x) the response is
+ * posted from whatever context LIO calls in; only a full send queue is
+ * handled differently there: the response waits on the channel instead
+ * of being handed back to LIO (see srpt_queue_data_in()).
  *
  * Return: see srpt_queue_response().
  */
@@ -681,7 +753,7 @@ int srpt_queue_status(struct se_cmd *cmd)
 		      (SCF_TRANSPORT_TASK_SENSE | SCF_EMULATED_TASK_SENSE)) &&
 		     cmd->scsi_status != SAM_STAT_CHECK_CONDITION);
 	sio->queue_status_only = true;
-	return srpt_queue_response(cmd);
+	return srpt_queue_response(cmd, srpt_compat_rsp_may_sleep());
 }
 
 /**
@@ -690,7 +762,7 @@ int srpt_queue_status(struct se_cmd *cmd)
  */
 void srpt_queue_tm_rsp(struct se_cmd *cmd)
 {
-	srpt_queue_response(cmd);
+	srpt_queue_response(cmd, true);
 }
 
 /**

@@ -5,7 +5,9 @@
  *
  * What changed: the target-core series of February 2026 (7.x) lets a
  * fabric choose whether completions run directly or are queued to LIO's
- * completion workqueue. ib_srpt keeps the historic queued behaviour.
+ * completion workqueue. ib_srpt asks for the historic queued behaviour by
+ * default; where LIO can complete directly (probe direct_compl) it also
+ * lets a backstore ask for that (complete_type 1).
  * Fallback: when absent, SRPT_FABRIC_COMPL_OPS expands to nothing (the core
  * then always queues completions, which is what we ask for anyway).
  */

@@ -120,6 +120,10 @@
 #                                  fio_verify moves a quarter of its size
 #                                  (san_size), at least 1m and one request
 #   is_ref                         true when running the in-kernel driver
+#   $VMTEST_COMPL                  complete_type of every backstore that
+#                                  setup_target and add_lun create, where the
+#                                  kernel has it (7.x; default 1: direct
+#                                  completion; see compl_type)
 #   ours NAME                      false (and NAME reported SKIP) with --ref: guards
 #                                  checks that read srpt-dkms log messages
 #
@@ -490,6 +494,7 @@ setup_target() {
 		esac
 		cfs_write "$_dev/control" "$_ctl" || { fail setup_target "$_dev/control $_ctl: $ERR"; return 1; }
 		cfs_write "$_dev/enable" 1 || { fail setup_target "$_dev/enable: $ERR"; return 1; }
+		compl_type "$_dev" || { fail setup_target "$_dev: $ERR"; return 1; }
 		BACKSTORES="$BACKSTORES $_dev"
 		_i=$((_i + 1))
 	done
@@ -538,11 +543,24 @@ setup_target() {
 	return 0
 }
 
+# compl_type DEV: on kernels whose LIO can complete commands directly from
+# the backend (7.x: DEV/attrib/complete_type exists), write $VMTEST_COMPL
+# to it (default 1: direct completion, which srpt-dkms supports but does
+# not choose by default), so that the cases exercise our callbacks in the
+# backend's completion context (docs/design.md, "Completion context:
+# direct completion (7.x)").
+# The in-kernel driver does not support it: LIO queues its completions
+# whatever the attribute says.
+compl_type() {
+	[ -e "$1/attrib/complete_type" ] || return 0
+	cfs_write "$1/attrib/complete_type" "${VMTEST_COMPL:-1}"
+}
+
 add_lun() { # add_lun HBA NAME CONTROL
 	_ld=$T/core/$1/$2
 	_ln=${SETUP_LUNS:-1}
 	mkdir -p "$_ld" && cfs_write "$_ld/control" "$3" &&
-		cfs_write "$_ld/enable" 1 ||
+		cfs_write "$_ld/enable" 1 && compl_type "$_ld" ||
 		{ fail "add_lun_$2" "backstore $1/$2 ($3): $ERR"; return 1; }
 	mkdir "$TPG/lun/lun_$_ln" && ln -s "$_ld" "$TPG/lun/lun_$_ln/$2" ||
 		{ fail "add_lun_$2" "$TPG/lun/lun_$_ln"; return 1; }
