@@ -1,38 +1,55 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # build-debug-kernel.sh - build (or take from the cache) the sanitizer VM
-# kernel: Debian's linux-source-6.12 with KASAN, KFENCE, lockdep, UBSAN,
+# kernel: a Debian kernel source with KASAN, KFENCE, lockdep, UBSAN,
 # DEBUG_OBJECTS, DMA-API debugging, kmemleak and the lockup/hung-task
-# detectors, for tests/vm/run.sh 6.12-debug (see tests/vm/README.md).
+# detectors, for tests/vm/run.sh 6.12-debug and 7.3-debug (see
+# tests/vm/README.md).
 #
-# Usage: scripts/build-debug-kernel.sh [--print-dir]
+# Usage: scripts/build-debug-kernel.sh [--line 6.12|7.N] [--print-dir]
+#
+#   --line L     the kernel line (default: $SRPT_DEBUG_KERNEL_LINE, else 6.12):
+#                6.12  Debian 12's linux-source-6.12 (the host package
+#                      SRPT_SOURCE_PKG, /usr/src/linux-source-6.12.tar.xz)
+#                      with the config of SRPT_K612 (the host's
+#                      linux-headers-<SRPT_K612>/.config)
+#                7.N   linux-source-7.N of SRPT_NEW_KERNEL_SUITE
+#                      (trixie-backports), downloaded into
+#                      $SRPT_VM_CACHE/debs by `tests/vm/fetch-kernel.sh --deb`
+#                      (private apt lists, nothing installed), with the
+#                      config of the Debian 7.N kernel that
+#                      `tests/vm/fetch-kernel.sh 7.N` fetches (linux-base-*:
+#                      the kernel the 7.N VM lane boots)
 #
 # Prints, like tests/vm/fetch-kernel.sh, on stdout:
-#   KVER=<kernel release>           e.g. 6.12.117-srptdebug
+#   KVER=<kernel release>           e.g. 6.12.117-srptdebug, 7.3.4-srptdebug
 #   KDIR=<dir>                      <dir>/vmlinuz, <dir>/lib/modules/<kver>/
 #                                   (depmod done), <dir>/build = the object
 #                                   tree that out-of-tree modules build
 #                                   against (make -C <dir>/build M=...)
 # Progress goes to stderr, the build log to <dir>.log.
 #
-# Config: Debian's own 6.12 config (from linux-headers-6.12-amd64, so the
-# userspace side is the one every other lane boots), cut down with
+# Config: Debian's own config of the line (so the userspace side is the one
+# the stock lanes boot), cut down with
 # `make localmodconfig` to the modules the VM cases load (MODS below, the
-# list of tests/vm/build-initramfs.sh plus what they depend on), then
-# scripts/debug-kernel.config (the sanitizers, the modules) and
+# list of tests/vm/build-initramfs.sh plus what they depend on, one list per
+# line: 7.x moved the crc code to lib/crc/ and crypto/*-cryptoapi), then
+# scripts/debug-kernel.config (the sanitizers, the modules),
 # scripts/debug-kernel-trim.config (built-in subsystems the guest does not
-# use: audit, BPF, LSMs, netfilter, Xen, USB, ...) merged with
+# use: audit, BPF, LSMs, netfilter, Xen, USB, ...) and, if it exists,
+# scripts/debug-kernel-<line>.config (what one line needs differently)
+# merged with
 # scripts/kconfig/merge_config.sh, then olddefconfig. Debug info (DWARF, BTF), module signing and module
-# compression are off: they only cost build time. Every option the fragment
-# sets is checked in the final .config; a missing one (olddefconfig drops
+# compression are off: they only cost build time. Every option that
+# debug-kernel.config and the line's fragment set is checked in the final
+# .config; a missing one (olddefconfig drops
 # options whose dependencies are not met) fails the build.
 #
-# The source package (SRPT_SOURCE_PKG) and the kernel whose config is the
-# base (SRPT_K612) are those of scripts/kernels.conf.
-#
 # Cache: $SRPT_DEBUG_KERNEL_CACHE (scripts/kernels.conf; default
-# /var/cache/srpt-dkms/debug-kernel)/<hash>/, where <hash> covers the two fragments, the base config, the
-# linux-source-6.12 package version, MODS and RECIPE (bumped when a change of
+# /var/cache/srpt-dkms/debug-kernel) for 6.12, $SRPT_DEBUG_KERNEL_CACHE-<line>
+# (debug-kernel-7.3) for 7.x, so that the pruning below of one line never
+# removes a build of the other; then /<hash>/, where <hash> covers the fragments, the base config, the
+# source package version, MODS and RECIPE (bumped when a change of
 # this script changes the kernel): the kernel is rebuilt only when one of
 # them changes. An interrupted build resumes (make is incremental) once the
 # configuration step has completed. Concurrent callers are serialized with flock on
@@ -44,7 +61,9 @@
 # Older builds are removed, the last 2 are kept. The build runs under
 # `nice -n 5` with make -j$SRPT_DEBUG_KERNEL_JOBS (default: number of CPUs)
 # and its wall time is written to <dir>/build-time.
-# With --print-dir only the cache directory is printed (nothing is built).
+# With --print-dir only the cache directory is printed (nothing is built;
+# for 7.x the source package and the base config are fetched first if they
+# are not cached, since the hash covers them).
 #
 # Measured on 2 cores (TCG host, -j2): see tests/vm/README.md.
 set -euo pipefail
@@ -52,19 +71,34 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/kernels.conf
 . "$HERE/kernels.conf"
-CACHE=$SRPT_DEBUG_KERNEL_CACHE
 FRAG=$HERE/debug-kernel.config
 TRIM=$HERE/debug-kernel-trim.config
-SRCPKG=$SRPT_SOURCE_PKG
-TARBALL=/usr/src/$SRCPKG.tar.xz
-BASEKVER=$SRPT_K612
+FETCH=$HERE/../tests/vm/fetch-kernel.sh
 JOBS=${SRPT_DEBUG_KERNEL_JOBS:-$(nproc)}
 say() { echo "build-debug-kernel: $*" >&2; }
 die() { say "ERROR: $*"; exit 2; }
 
-# Modules the guest loads (tests/vm/build-initramfs.sh MODS, the cases'
-# modprobe/rmmod calls) and their dependencies. Names as lsmod shows them.
-MODS="configfs dummy rdma_rxe ib_srpt ib_srp scsi_transport_srp sd_mod sg
+LINE=${SRPT_DEBUG_KERNEL_LINE:-6.12}
+PRINT_DIR=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--line) LINE=${2:?--line needs a kernel line (6.12, 7.3)}; shift 2 ;;
+	--line=*) LINE=${1#--line=}; shift ;;
+	--print-dir) PRINT_DIR=1; shift ;;
+	*) die "unknown argument '$1' (usage: $0 [--line 6.12|7.N] [--print-dir])" ;;
+	esac
+done
+
+case $LINE in
+6.12)
+	CACHE=$SRPT_DEBUG_KERNEL_CACHE
+	SRCPKG=$SRPT_SOURCE_PKG
+	TARBALL=/usr/src/$SRCPKG.tar.xz
+	BASEKVER=$SRPT_K612
+	# Modules the guest loads (tests/vm/build-initramfs.sh MODS, the
+	# cases' modprobe/rmmod calls) and their dependencies. Names as lsmod
+	# shows them.
+	MODS="configfs dummy rdma_rxe ib_srpt ib_srp scsi_transport_srp sd_mod sg
       target_core_mod target_core_iblock target_core_file brd null_blk loop
       iscsi_target_mod
       ib_umad ib_uverbs rdma_ucm rdma_cm iw_cm ib_cm ib_core
@@ -73,17 +107,57 @@ MODS="configfs dummy rdma_rxe ib_srpt ib_srp scsi_transport_srp sd_mod sg
       virtio_pci virtio_pci_legacy_dev virtio_pci_modern_dev virtio_blk virtio
       virtio_ring ext4 jbd2 mbcache crc16 ip6_udp_tunnel udp_tunnel
       scsi_mod scsi_common ipv6"
+	BASECONF=/usr/src/linux-headers-$BASEKVER/.config
+	[ -f "$TARBALL" ] || die "no $TARBALL (apt-get install $SRCPKG, see scripts/install-deps.sh)"
+	[ -f "$BASECONF" ] || die "no $BASECONF (apt-get install linux-headers-$BASEKVER)"
+	srcver=$(dpkg-query -W -f '${Version}' "$SRCPKG" 2>/dev/null || stat -c %Y "$TARBALL")
+	unpack_source() { tar -C "$1" --strip-components=1 -xf "$TARBALL"; }
+	;;
+7.*)
+	CACHE=$SRPT_DEBUG_KERNEL_CACHE-$LINE
+	SRCPKG=linux-source-$LINE
+	# As for 6.12, for the 7.x modules: the crc32/crc32c/crc64/crc-t10dif
+	# libraries are built in (lib/crc/), "crc32"/"crc32c" of the crypto
+	# API are crc32_cryptoapi/crc32c_cryptoapi, ib_uverbs needs
+	# ib_uverbs_support; Debian builds virtio_pci in (the fragment makes
+	# it a module, as on 6.12).
+	MODS="configfs dummy rdma_rxe ib_srpt ib_srp scsi_transport_srp sd_mod sg
+      target_core_mod target_core_iblock target_core_file brd null_blk loop
+      iscsi_target_mod
+      ib_umad ib_uverbs ib_uverbs_support rdma_ucm rdma_cm iw_cm ib_cm ib_core
+      crc32_cryptoapi crc32c_cryptoapi crc16
+      virtio_pci virtio_pci_legacy_dev virtio_pci_modern_dev virtio_blk virtio
+      virtio_ring ext4 jbd2 mbcache ip6_udp_tunnel udp_tunnel
+      scsi_mod scsi_common ipv6"
+	# the Debian kernel of the line (the one `run.sh 7.N` boots): its config
+	kout=$("$FETCH" "$LINE") || die "tests/vm/fetch-kernel.sh $LINE failed"
+	BASEKVER=$(sed -n 's/^KVER=//p' <<< "$kout")
+	BASECONF=$(sed -n 's/^KDIR=//p' <<< "$kout")/config
+	[ -f "$BASECONF" ] || die "no $BASECONF (the config of $BASEKVER: linux-base-$BASEKVER)"
+	# the source package (a .deb in the VM cache; the tarball is read
+	# from it when a build starts from scratch)
+	SRCDEB=$("$FETCH" --deb "$SRCPKG" | sed -n 's/^DEB=//p') && [ -f "$SRCDEB" ] ||
+		die "cannot download $SRCPKG from $SRPT_NEW_KERNEL_SUITE (tests/vm/fetch-kernel.sh --deb $SRCPKG)"
+	srcver=$(dpkg-deb -f "$SRCDEB" Version)
+	unpack_source() {
+		dpkg-deb --fsys-tarfile "$SRCDEB" | tar -xOf - "./usr/src/$SRCPKG.tar.xz" |
+			tar -C "$1" --strip-components=1 -xJf -
+	}
+	;;
+*) die "unknown kernel line '$LINE' (6.12 or 7.N)" ;;
+esac
+# what this line needs differently (renamed options, ...); merged last,
+# checked like debug-kernel.config
+LINEFRAG=$HERE/debug-kernel-$LINE.config
+[ -f "$LINEFRAG" ] || LINEFRAG=""
 
-BASECONF=/usr/src/linux-headers-$BASEKVER/.config
-[ -f "$TARBALL" ] || die "no $TARBALL (apt-get install $SRCPKG, see scripts/install-deps.sh)"
-[ -f "$BASECONF" ] || die "no $BASECONF (apt-get install linux-headers-$BASEKVER)"
-srcver=$(dpkg-query -W -f '${Version}' "$SRCPKG" 2>/dev/null || stat -c %Y "$TARBALL")
 # Bump RECIPE when a change of this script changes the kernel it builds.
 RECIPE=1
-hash=$( { echo "$RECIPE $srcver $MODS"; cat "$FRAG" "$TRIM" "$BASECONF"; } |
+# (the 6.12 input is the one of before --line: its cached build stays valid)
+hash=$( { echo "$RECIPE $srcver $MODS"; cat "$FRAG" "$TRIM" ${LINEFRAG:+"$LINEFRAG"} "$BASECONF"; } |
 	md5sum | cut -c1-16)
 OUT=$CACHE/$hash
-if [ "${1:-}" = --print-dir ]; then
+if [ "$PRINT_DIR" = 1 ]; then
 	echo "$OUT"
 	exit 0
 fi
@@ -127,7 +201,7 @@ if [ ! -f "$OUT/.complete" ]; then
 			say "starting from the object tree of $SEED"
 			cp -a "$SEED/build/." "$B/"
 		else
-			tar -C "$B" --strip-components=1 -xf "$TARBALL"
+			unpack_source "$B"
 		fi &&
 		cp "$BASECONF" "$B/.config" || return 1
 		{
@@ -136,13 +210,14 @@ if [ ! -f "$OUT/.complete" ]; then
 		} > "$lsmod"
 		# localmodconfig turns off every =m the listed modules do not need
 		make -C "$B" LSMOD="$lsmod" localmodconfig < <(yes "") &&
-		(cd "$B" && scripts/kconfig/merge_config.sh -m .config "$FRAG" "$TRIM") &&
+		(cd "$B" && scripts/kconfig/merge_config.sh -m .config "$FRAG" "$TRIM" ${LINEFRAG:+"$LINEFRAG"}) &&
 		make -C "$B" olddefconfig
 	}
 	[ -f "$OUT/.configured" ] || configure >&8 2>&8 ||
 		{ tail -n 30 "$OUT.log" >&2; die "configuration failed"; }
 
-	# Every option the fragment sets must be in the final .config as set.
+	# Every option the fragments set must be in the final .config as set
+	# (debug-kernel-trim.config is best effort).
 	bad=0
 	while IFS= read -r line; do
 		case $line in
@@ -157,7 +232,7 @@ if [ ! -f "$OUT/.complete" ]; then
 				{ say "option should be off: $(grep "^$opt=" "$B/.config")"; bad=1; }
 			;;
 		esac
-	done < "$FRAG"
+	done < <(cat "$FRAG" ${LINEFRAG:+"$LINEFRAG"})
 	[ "$bad" = 0 ] || die "the debug kernel config lacks options (see above)"
 	touch "$OUT/.configured"
 

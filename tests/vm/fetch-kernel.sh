@@ -2,17 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 # fetch-kernel.sh - download and unpack a Debian kernel image for the VM tests.
 #
-# Usage: tests/vm/fetch-kernel.sh <6.1|6.12|7.3|6.12-debug|full-kver> [--resolve-only]
+# Usage: tests/vm/fetch-kernel.sh <6.1|6.12|7.3|6.12-debug|7.3-debug|full-kver> [--resolve-only]
+#        tests/vm/fetch-kernel.sh --deb PKG
 #
 # Prints two lines on stdout:
 #   KVER=<full kernel release>
 #   KDIR=<dir>        with <dir>/vmlinuz and <dir>/lib/modules/<kver>/ (depmod done)
-# and for a kernel built here (6.12-debug) a third one:
+# and for a kernel built here (6.12-debug, 7.3-debug) a third one:
 #   KBUILD=<dir>      the kernel's build tree (modules build against it)
 #
 # 6.12-debug (or "debug") is the sanitizer kernel (KASAN, lockdep, kmemleak...)
 # that scripts/build-debug-kernel.sh builds from linux-source-6.12 (or takes
-# from its cache); --resolve-only does not apply to it.
+# from its cache); 7.3-debug (<line>-debug for a 7.x line) the same built
+# from linux-source-7.3 of trixie-backports (build-debug-kernel.sh --line
+# 7.3); --resolve-only does not apply to them.
+#
+# --deb PKG downloads the newest PKG of SRPT_NEW_KERNEL_SUITE (with the
+# private apt below) into $SRPT_VM_CACHE/debs, unless that version is there
+# already, and prints DEB=<path of the .deb> (build-debug-kernel.sh: the
+# linux-source-7.x package).
 #
 # Kernels are fetched with `apt-get download` and unpacked with `dpkg -x` into
 # $SRPT_VM_CACHE; nothing is installed on the host. The kernels, the suite
@@ -30,7 +38,7 @@ set -euo pipefail
 # shellcheck source=scripts/kernels.conf
 . "$(dirname "$0")/../../scripts/kernels.conf"
 CACHE=$SRPT_VM_CACHE
-KARG=${1:?usage: fetch-kernel.sh <6.1|6.12|7.3|full-kver> [--resolve-only]}
+KARG=${1:?usage: fetch-kernel.sh <6.1|6.12|7.3|6.12-debug|7.3-debug|full-kver> [--resolve-only] | --deb PKG}
 RESOLVE_ONLY=0
 [ "${2:-}" = --resolve-only ] && RESOLVE_ONLY=1
 
@@ -41,6 +49,13 @@ debug | 6.12-debug)
 	echo "KBUILD=$(echo "$out" | sed -n 's/^KDIR=//p')/build"
 	exit 0
 	;;
+7.*[0-9]-debug)
+	out=$("$(dirname "$0")/../../scripts/build-debug-kernel.sh" --line "${KARG%-debug}") || exit 2
+	echo "$out"
+	echo "KBUILD=$(echo "$out" | sed -n 's/^KDIR=//p')/build"
+	exit 0
+	;;
+--deb) DEBPKG=${2:?usage: fetch-kernel.sh --deb PKG} ;;
 esac
 
 mkdir -p "$CACHE/debs"
@@ -70,6 +85,23 @@ tbp_update() {
 		tbp_apt apt-get update >&2
 	fi
 }
+
+# --- --deb PKG: one package of the suite -----------------------------------------
+if [ "$KARG" = --deb ]; then
+	tbp_update
+	ver=$(tbp_apt apt-cache show --no-all-versions "$DEBPKG" 2>/dev/null |
+		sed -n 's/^Version: //p' | head -n1)
+	[ -n "$ver" ] || { say "no $DEBPKG in $SRPT_NEW_KERNEL_SUITE"; exit 2; }
+	# (apt-get download writes an epoch colon as %3a)
+	deb=$(ls "$CACHE/debs/${DEBPKG}_${ver/:/%3a}_"*.deb 2>/dev/null | head -n1 || true)
+	if [ -z "$deb" ]; then
+		say "apt-get download $DEBPKG=$ver"
+		(cd "$CACHE/debs" && tbp_apt apt-get download "$DEBPKG=$ver") >&2
+		deb=$(ls "$CACHE/debs/${DEBPKG}_${ver/:/%3a}_"*.deb | head -n1)
+	fi
+	echo "DEB=$deb"
+	exit 0
+fi
 
 # --- resolve the full version ----------------------------------------------------
 case $KARG in

@@ -74,7 +74,7 @@ dmesg_bad() { drop_known_kbugs | grep -E "$DMESG_PAT" | grep -v -E "$DMESG_IGNOR
 # "=====" line), matches every condition of a signature and none of its
 # frames (call trace, Allocated/Freed stacks) and no [module] tag in it names
 # ib_srpt or an srpt_* function (the sanitizer kernel's release,
-# 6.12.N-srptdebug, is in every report and does not count). Of a known
+# 6.12.N-srptdebug or 7.3.N-srptdebug, is in every report and does not count). Of a known
 # report only its title line and its first "Call Trace:" line are removed;
 # every other line goes on to the dmesg pattern, so a warning that another
 # CPU logged in the middle of the report still fails the case.

@@ -115,8 +115,8 @@
 #                                  second and third kernel to stay in the CI time
 #                                  budget): for loop counts, fio runtimes, sizes
 #   is_quick                       true in a quick run ($VMTEST_QUICK=1)
-#   is_sanitizer                   true on the sanitizer kernel (run.sh 6.12-debug:
-#                                  3-6 times slower; $VMTEST_SANITIZER=1); there
+#   is_sanitizer                   true on a sanitizer kernel (run.sh 6.12-debug,
+#                                  7.3-debug: 3-6 times slower; $VMTEST_SANITIZER=1); there
 #                                  fio_verify moves a quarter of its size
 #                                  (san_size), at least 1m and one request
 #   is_ref                         true when running the in-kernel driver

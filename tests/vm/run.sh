@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/vm/run.sh - run the srpt-dkms VM tests in qemu on a Debian kernel.
 #
-# Usage: tests/vm/run.sh <6.1|6.12|7.3|6.12-debug|full-kver> [options]
+# Usage: tests/vm/run.sh <6.1|6.12|7.3|6.12-debug|7.3-debug|full-kver> [options]
 #
 #   6.12-debug          the sanitizer kernel (KASAN, KFENCE, lockdep, UBSAN,
 #                       DEBUG_OBJECTS, DMA-API debug, kmemleak), built from
@@ -12,6 +12,10 @@
 #                       (W=1) into build/vm-devbuild/<kver>/; the guest fails
 #                       the run on any sanitizer report and on a kmemleak
 #                       leak from ib_srpt (see tests/vm/README.md)
+#   7.3-debug           the same on 7.3 (linux-source-7.3 of trixie-backports,
+#                       build-debug-kernel.sh --line 7.3): the manual lane
+#                       for what only 7.x kernels have (LIO direct
+#                       completion); not part of scripts/check.sh
 #   --ko PATH           our ib_srpt.ko (.ko or .ko.xz). Default:
 #                       build/<kver>/src/ib_srpt.ko (or build/<6.1|6.12|7.3>/...);
 #                       for 6.x, if absent, built with scripts/devbuild.sh into
