@@ -27,7 +27,7 @@
 # On the sanitizer kernel (7.3-debug) this is where sleeping in atomic
 # context, a lock taken with interrupts on that a hardirq also takes, or a
 # use of a freed command would show.
-# vmtest-timeout: 240
+# vmtest-timeout: 300
 
 requires ours "direct completion is declared by srpt-dkms"
 requires module null_blk nr_devices=1 irqmode=2 completion_nsec=50000 \
@@ -99,8 +99,8 @@ calls() {
 # run NAME DISK: fio with verify, writes then reads, 4 KiB and 64 KiB
 run() {
 	[ $KP = 0 ] || echo > $TR/trace
-	fio_verify "$1-4k" "$2" randwrite 4k 16 4M
-	fio_verify "$1-64k" "$2" write 64k 16 8M
+	fio_verify "$1-4k" "$2" randwrite 4k 16 4m
+	fio_verify "$1-64k" "$2" write 64k 16 8m
 	if [ $KP = 0 ]; then
 		skip "$1-ctx" "no kprobe events in this kernel"
 		return 1
