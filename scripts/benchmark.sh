@@ -26,6 +26,13 @@
 #                 backend's context, the in-kernel driver, which does not
 #                 support it, stays queued) or 2; docs/design.md,
 #                 "Completion context: direct completion (7.x)"
+#   --profile     also count the guest's kernel instructions per function
+#                 during every job (a qemu plugin, scripts/prof/README) and
+#                 print, per job, the instructions per I/O of ib_srpt itself
+#                 and of every module, ours against the in-kernel driver,
+#                 and the functions that differ most. Counting changes no
+#                 guest instruction: the timing results stay comparable.
+#   --prof-top N  functions listed per job with --profile (default 12)
 #
 # What it runs. For each kernel ONE qemu boot (tests/vm/run.sh --icount)
 # whose only case is the benchmark (written to a temporary file and passed
@@ -168,7 +175,8 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/scripts/kernels.conf"
 CACHE=$SRPT_VM_CACHE
 ROUNDS=3 SCALE=1 PERF_ITERS=100 KO="" SMP="" KEEP_GOING=0 KVERS=()
-JOBSEL=all SLOW_MS=1000 SLOW_DEPTH=512 COMPL=default
+JOBSEL=all SLOW_MS=1000 SLOW_DEPTH=512 COMPL=default PROFILE=0 PROF_TOP=12
+PROF_DISK_MB=200
 usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -182,13 +190,15 @@ while [ $# -gt 0 ]; do
 	--slow-ms) SLOW_MS=$2; shift 2 ;;
 	--slow-depth) SLOW_DEPTH=$2; shift 2 ;;
 	--compl) COMPL=$2; shift 2 ;;
+	--profile) PROFILE=1; shift ;;
+	--prof-top) PROF_TOP=$2; shift 2 ;;
 	-h | --help) usage 0 ;;
 	-*) echo "benchmark.sh: unknown option $1" >&2; usage 2 ;;
 	*) KVERS+=("$1"); shift ;;
 	esac
 done
 die() { echo "benchmark.sh: $*" >&2; exit 2; }
-for n in "$ROUNDS" "$SCALE" "$PERF_ITERS" "$SLOW_MS" "$SLOW_DEPTH" ${SMP:+"$SMP"}; do
+for n in "$ROUNDS" "$SCALE" "$PERF_ITERS" "$SLOW_MS" "$SLOW_DEPTH" "$PROF_TOP" ${SMP:+"$SMP"}; do
 	case $n in '' | *[!0-9]*) die "not a number: '$n'" ;; esac
 done
 [ "$ROUNDS" -ge 3 ] || die "--rounds must be >= 3"
@@ -244,6 +254,15 @@ case ",$JOBSEL," in
 *,all,* | *,1m,* | *,read-1m-qd8,* | *,write-1m-qd8,*) perftest_bins ;;
 esac
 
+# --- --profile: the plugin and its marker, built into build/prof ------------------
+PROF_BIN=$TOP/build/prof
+if [ "$PROFILE" = 1 ]; then
+	mkdir -p "$PROF_BIN"
+	make -s -C "$TOP/scripts/prof" O="$PROF_BIN" > "$PROF_BIN/build.log" 2>&1 ||
+		{ cat "$PROF_BIN/build.log" >&2; die "building scripts/prof failed"; }
+	command -v python3 > /dev/null || die "--profile needs python3 (scripts/prof/kprof-report.py)"
+fi
+
 # --- our module: build/<kver>/src/ib_srpt.ko, rebuilt when missing or stale ------
 module_for() { # module_for KVER: print the path of our module for KVER
 	local k=$1 ko=$TOP/build/$1/src/ib_srpt.ko newer
@@ -269,6 +288,7 @@ CASEF=$W/900-benchmark.sh
 	echo "SLOW_MS=$SLOW_MS SLOW_DEPTH=$SLOW_DEPTH SLOW_IOS=$SLOW_IOS"
 	# complete_type of every backstore (lib.sh compl_type)
 	echo "VMTEST_COMPL=$COMPL_TYPE"
+	echo "PROFILE=$PROFILE PROF_DISK_SECTORS=$((PROF_DISK_MB * 2048))"
 	cat <<'EOF'
 # (busybox ash in the guest; see scripts/benchmark.sh for what and why)
 # name:rw:bs:qd:MiB moved
@@ -307,6 +327,31 @@ meminfo() {
 	awk -v p="${_pcp:-0}" '/^MemFree:/ { f = $2 } /^Slab:/ { s = $2 } END { print f + p, s }' /proc/meminfo
 }
 
+# --profile (scripts/prof/README): prof_mark makes the plugin write the
+# guest's kernel instruction counts since the previous mark (file number
+# PSEQ); prof_ksyms writes /proc/kallsyms to slot KSEQ of the profile disk
+# (16 MiB each), after every module load (each load has other addresses)
+PSEQ=0 KSEQ=0 PDISK=""
+if [ "$PROFILE" = 1 ]; then
+	echo 0 > /proc/sys/kernel/kptr_restrict
+	for _d in /sys/block/vd*; do
+		[ "$(cat "$_d/size")" = "$PROF_DISK_SECTORS" ] && PDISK=/dev/${_d##*/}
+	done
+	[ -n "$PDISK" ] || fail setup-profile "no disk of $PROF_DISK_SECTORS sectors for the symbols"
+fi
+prof_mark() {
+	[ "$PROFILE" = 1 ] || return 0
+	/tools/prof-mark
+	PSEQ=$((PSEQ + 1))
+}
+prof_ksyms() { # prof_ksyms SLOT ROUND
+	[ "$PROFILE" = 1 ] && [ -n "$PDISK" ] || return 0
+	KSEQ=$((KSEQ + 1))
+	cat /proc/kallsyms | dd of="$PDISK" bs=1M seek=$(((KSEQ - 1) * 16)) 2>/dev/null
+	sync
+	echo "VMTEST INFO $CASE KSYMS round=$2 slot=$1 kslot=$KSEQ" >> $QUIET_OUT
+}
+
 # use_driver ours|ref: a fresh module, target and login; sets MEMLINE
 use_driver() {
 	teardown_target >/dev/null 2>&1
@@ -334,9 +379,18 @@ use_driver() {
 }
 
 run_job() { # run_job ROUND SLOT NAME RW BS QD MIB
+	prof_mark
 	_o=$(fio --name="$3" --filename="$DISK" --direct=1 --ioengine=libaio \
 		--rw="$4" --bs="$5" --iodepth="$6" --size=200m \
 		--io_size=$(($7 * SCALE))m --minimal 2>/tmp/fio.err)
+	prof_mark
+	if [ "$PROFILE" = 1 ]; then
+		case $5 in
+		4k) _n=$(($7 * SCALE * 256)) ;;
+		*) _n=$(($7 * SCALE)) ;;
+		esac
+		echo "VMTEST INFO $CASE PROF round=$1 slot=$2 job=$3 snap=$PSEQ ios=$_n kslot=$KSEQ" >> $QUIET_OUT
+	fi
 	# terse v3: 7/8 read KiB/s and IOPS, 48/49 the same for writes
 	_l=$(echo "$_o" | awk -F';' 'NF > 50 { printf "iops=%.1f kib_s=%d", $8 + $49, $7 + $48 }')
 	case $_l in
@@ -481,6 +535,7 @@ while [ $r -le "$ROUNDS" ] && [ $ok = 1 ]; do
 			break
 		fi
 		echo "VMTEST INFO $CASE MEM round=$r slot=$slot event=login $MEMLINE" >> $QUIET_OUT
+		prof_ksyms $slot $r
 		for j in $JOBS; do
 			IFS=: read -r name rw bs qd mib <<J
 $j
@@ -680,7 +735,18 @@ for k in "${KVERS[@]}"; do
 	args=("$k" --icount --smp "$smp" --quiet --timeout "$limit" --case-timeout 100000
 	      --log "$log" --no-tools --ko "$ko" --cases "$CASEF")
 	for b in "${PERF_BINS[@]}"; do args+=(--tool "$b"); done
-	if ! SRPT_VM_BOOT_LIMIT=${SRPT_VM_BOOT_LIMIT:-900} "$TOP/tests/vm/run.sh" "${args[@]}" > "$W/run.out" 2>&1; then
+	qargs=""
+	if [ "$PROFILE" = 1 ]; then
+		pdir=$W/prof-$k
+		rm -rf "$pdir"
+		mkdir -p "$pdir"
+		truncate -s "${PROF_DISK_MB}M" "$pdir/ksyms.img"
+		args+=(--tool "$PROF_BIN/prof-mark")
+		qargs="-plugin $PROF_BIN/kprof.so,out=$pdir,mark=$(make -s -C "$TOP/scripts/prof" print-mark)"
+		qargs="$qargs -drive file=$pdir/ksyms.img,format=raw,if=virtio"
+	fi
+	if ! SRPT_VM_QEMU_ARGS=$qargs SRPT_VM_BOOT_LIMIT=${SRPT_VM_BOOT_LIMIT:-900} \
+	     "$TOP/tests/vm/run.sh" "${args[@]}" > "$W/run.out" 2>&1; then
 		echo "benchmark.sh: the run on $k failed (setup error, see below and $log):"
 		grep -a -E 'FAIL|ERROR|TIMED OUT|did not reach' "$W/run.out" | head -n 20
 		tail -n 5 "$W/run.out"
@@ -688,6 +754,10 @@ for k in "${KVERS[@]}"; do
 	fi
 	grep -a -o 'VMTEST KERNEL [^ ]*' "$log" 2>/dev/null | head -n 1 | sed 's/^VMTEST /   /'
 	grep -a -q 'BENCH round=' "$log" 2>/dev/null && summarize "$log"
+	if [ "$PROFILE" = 1 ] && grep -a -q 'PROF round=' "$log" 2>/dev/null; then
+		python3 "$TOP/scripts/prof/kprof-report.py" --top "$PROF_TOP" "$log" "$pdir" ||
+			echo "benchmark.sh: the profile report failed"
+	fi
 	echo "   (kernel $k: $(( $(date +%s) - t0 )) s wall)"
 	[ "$rc" = 0 ] || [ "$KEEP_GOING" = 1 ] || break
 done

@@ -60,6 +60,8 @@
 # A guest that dies, or hangs for $SRPT_VM_BOOT_LIMIT s (default 300),
 # before /init runs is booted once more, with a log line saying so.
 #
+# Environment: SRPT_VM_QEMU_ARGS, extra qemu arguments (split on blanks).
+#
 # Kernels are cached in $SRPT_VM_CACHE (scripts/kernels.conf), see
 # fetch-kernel.sh. Guest side: guest-init.sh (common setup, cases, final
 # checks), lib.sh (helpers for cases: read its header), cases/NNN-*.sh.
@@ -334,6 +336,10 @@ QEMU=(qemu-system-x86_64 -machine q35 "${ACCEL[@]}" "${ICOUNT_ARGS[@]}" -cpu "$C
       -drive "file=$WORK/fio.img,format=raw,if=virtio,readonly=on")
 # the Debian root: the second virtio disk, /dev/vdb in the guest
 [ -z "$DEBROOT" ] || QEMU+=(-drive "file=$DEBROOT,format=raw,if=virtio,readonly=on")
+# extra qemu arguments from the environment (scripts/benchmark.sh
+# --profile: its plugin and a disk for the guest's symbol table)
+# shellcheck disable=SC2206 # split on blanks on purpose
+[ -z "${SRPT_VM_QEMU_ARGS:-}" ] || QEMU+=($SRPT_VM_QEMU_ARGS)
 log "qemu ${ACCEL[*]}${ICOUNT_ARGS:+ ${ICOUNT_ARGS[*]}} -smp $SMP -m $MEM, timeout ${TIMEOUT}s, log $LOG"
 us() { local t=$EPOCHREALTIME; echo $(( 10#${t/./} )); }
 T_START=$(us)
