@@ -488,7 +488,7 @@ struct srpt_send_ioctx {
  *	     credits of the login response).
  *
  * Locking rule: the per-command counters (@cmds_*, @bytes_*, @tmf) have one
- * writer at a time, the srpt_process_wait_list() call that holds
+ * writer at a time, the srpt_wait_list_run() call that holds
  * srpt_rdma_ch.wait_busy (it hands IUs to srpt_handle_cmd() and
  * srpt_handle_tsk_mgmt()); they are plain u64, written with
  * srpt_stat_add() (WRITE_ONCE) and read without a lock with READ_ONCE, so
@@ -586,14 +586,16 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  * @wait_lock: protects @cmd_wait_list, @wait_busy, @wait_again and
  *	       @wait_closed. Innermost; taken from the CQ work, LIO callbacks
  *	       and the release work, never held while an IU is handled.
- * @cmd_wait_list: every received IU, in arrival order, until it is handled:
- *		   srpt_recv_done() appends, srpt_process_wait_list() takes
- *		   from the head. An IU stays there while the channel is
+ * @cmd_wait_list: the received IUs that wait, in arrival order:
+ *		   srpt_recv_done() appends, srpt_wait_list_run() takes from
+ *		   the head. An IU stays there while the channel is
  *		   connecting or every LIO tag is in use, so later IUs never
- *		   overtake it.
- * @wait_busy: a srpt_process_wait_list() call is handling IUs; only that
- *	       call takes IUs off @cmd_wait_list. srpt_wait_list_close() waits
- *	       for it to drop (wait_var_event()).
+ *		   overtake it. An IU that arrives while the list is empty
+ *		   and @wait_busy is clear is handled without being queued.
+ * @wait_busy: a srpt_wait_list_run() call is handling IUs; only that call
+ *	       handles IUs and takes them off @cmd_wait_list.
+ *	       srpt_wait_list_close() waits for it to drop
+ *	       (wait_var_event(); woken only once @wait_closed is set).
  * @wait_again: something changed (a tag was freed, the channel went live)
  *		while @wait_busy was set: the busy caller tries the head IU
  *		again before it stops.
@@ -861,7 +863,7 @@ int srpt_queue_data_in(struct se_cmd *cmd);
 int srpt_queue_status(struct se_cmd *cmd);
 void srpt_queue_tm_rsp(struct se_cmd *cmd);
 void srpt_aborted_task(struct se_cmd *cmd);
-void srpt_rsp_list_kick(struct srpt_rdma_ch *ch);
+void srpt_rsp_list_post(struct srpt_rdma_ch *ch);
 void srpt_rsp_list_close(struct srpt_rdma_ch *ch);
 int srpt_rsp_init(void);
 void srpt_rsp_exit(void);

@@ -212,4 +212,30 @@ static inline void srpt_sq_wrs_put(struct srpt_rdma_ch *ch, int n)
 	smp_mb__after_atomic();
 }
 
+/**
+ * srpt_rsp_list_kick() - post the responses waiting for send queue room.
+ * @ch: channel.
+ *
+ * Called after send queue entries came back: by the send and RDMA READ
+ * completions and after a post that failed (srpt_sq_wrs_put()). The list
+ * is first looked at without the lock. That cannot miss a response that
+ * is being deferred concurrently: the giver of room does atomic_add(),
+ * full barrier, then reads the list; srpt_rsp_defer() adds to the list,
+ * full barrier (smp_mb()), then reads the room. With both barriers at
+ * least one side sees the other's store: either this look finds the list
+ * non-empty, or srpt_rsp_defer() finds the room and posts the response
+ * itself. The response stays on the list until its room is reserved
+ * (srpt_rsp_list_run()), so "empty" here really means that nothing waits.
+ *
+ * Inline: every send completion calls it, and the list is almost always
+ * empty (issue 13; scripts/benchmark.sh --profile).
+ *
+ * Context: any but under @ch->rsp_lock; takes it with interrupts disabled.
+ */
+static inline void srpt_rsp_list_kick(struct srpt_rdma_ch *ch)
+{
+	if (!list_empty_careful(&ch->rsp_wait_list))
+		srpt_rsp_list_post(ch);
+}
+
 #endif /* SRPT_IO_H */

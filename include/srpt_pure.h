@@ -54,4 +54,39 @@ typedef uint64_t __be64;
 
 #endif /* SRPT_USERSPACE */
 
+/*
+ * Loads from a received IU, which need not be aligned: a packed struct
+ * lets the compiler emit one load (on x86 a plain mov, plus a bswap for the
+ * big-endian ones) without a copy to the stack.
+ */
+struct srpt_unaligned_u64 {
+	u64 v;
+} __packed;
+
+struct srpt_unaligned_be32 {
+	__be32 v;
+} __packed;
+
+struct srpt_unaligned_be64 {
+	__be64 v;
+} __packed;
+
+/* A 64-bit field as stored (tags are opaque: not byte-swapped). */
+static inline u64 srpt_get_u64(const void *p)
+{
+	return ((const struct srpt_unaligned_u64 *)p)->v;
+}
+
+/* A big-endian 32-bit field. */
+static inline u32 srpt_get_be32(const void *p)
+{
+	return be32_to_cpu(((const struct srpt_unaligned_be32 *)p)->v);
+}
+
+/* A big-endian 64-bit field. */
+static inline u64 srpt_get_be64(const void *p)
+{
+	return be64_to_cpu(((const struct srpt_unaligned_be64 *)p)->v);
+}
+
 #endif /* SRPT_PURE_H */

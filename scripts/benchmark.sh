@@ -158,7 +158,10 @@
 # the A/A median with its spread = the largest |A2/A1 - 1|, the medians of
 # the raw figures and the instructions per I/O), the transport reference
 # and the memory per channel; the raw numbers are in the console log
-# (build/bench-<kver>-<time>.log, lines "BENCH", "PERF", "MEM").
+# (build/bench-<kver>-<time>.log, lines "BENCH", "PERF", "MEM"); with
+# --profile the counts are kept in build/bench-<kver>-<time>.prof/ (run
+# scripts/prof/kprof-report.py on the log and that directory again for a
+# longer list).
 # One run of the three kernels takes about 28 minutes on the 2-core
 # development machine (2026-12-02, another guest running beside it: 6.1
 # 537 s, 6.12 554 s, 7.3 612 s, each with about 20 s of boot), before the
@@ -737,7 +740,8 @@ for k in "${KVERS[@]}"; do
 	for b in "${PERF_BINS[@]}"; do args+=(--tool "$b"); done
 	qargs=""
 	if [ "$PROFILE" = 1 ]; then
-		pdir=$W/prof-$k
+		# kept for kprof-report.py (--top N): the counts and the symbols
+		pdir=${log%.log}.prof
 		rm -rf "$pdir"
 		mkdir -p "$pdir"
 		truncate -s "${PROF_DISK_MB}M" "$pdir/ksyms.img"

@@ -425,12 +425,77 @@ static void srpt_recv_drop(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
 }
 
 /**
+ * srpt_wait_list_run() - handle IUs as the one caller that holds wait_busy.
+ * @ch: channel; the caller holds @ch->wait_lock and has set @ch->wait_busy.
+ * @rio: an IU to handle first, not on the list (srpt_recv_done() found the
+ *	 list empty), or NULL.
+ * @flags: the interrupt state @ch->wait_lock was taken with.
+ *
+ * Handles @rio, then the list from its head, without the lock. Stops at the
+ * first IU that cannot be handled yet (it goes back to the head, and is
+ * tried once more if @ch->wait_again was set meanwhile) and when the list
+ * is closed. Clears @ch->wait_busy and releases the lock; wakes
+ * srpt_wait_list_close() only if it may be waiting (the list is closed).
+ *
+ * Context: process context (CQ work or ch->wait_work); handling an IU may
+ * sleep.
+ */
+static void srpt_wait_list_run(struct srpt_rdma_ch *ch,
+			       struct srpt_recv_ioctx *rio,
+			       unsigned long flags)
+	__releases(&ch->wait_lock)
+{
+	bool closed;
+
+	for (;;) {
+		if (!rio) {
+			if (ch->wait_closed)
+				break;
+			rio = list_first_entry_or_null(&ch->cmd_wait_list,
+						       struct srpt_recv_ioctx,
+						       wait_list);
+			if (!rio)
+				break;
+			/*
+			 * Off the list while it is handled: once reposted, the
+			 * buffer may complete again and be appended by
+			 * srpt_recv_done().
+			 */
+			list_del_init(&rio->wait_list);
+		}
+		ch->wait_again = false;
+		spin_unlock_irqrestore(&ch->wait_lock, flags);
+
+		if (srpt_recv_try(ch, rio)) {
+			spin_lock_irqsave(&ch->wait_lock, flags);
+			rio = NULL;
+			continue;
+		}
+		spin_lock_irqsave(&ch->wait_lock, flags);
+		/* Back to the head: later IUs were only appended meanwhile. */
+		list_add(&rio->wait_list, &ch->cmd_wait_list);
+		rio = NULL;
+		if (!ch->wait_again)
+			break;
+	}
+	ch->wait_busy = false;
+	closed = ch->wait_closed;
+	spin_unlock_irqrestore(&ch->wait_lock, flags);
+	if (unlikely(closed)) {
+		/* wait_busy before the look at the waiters (wait_var_event()) */
+		smp_mb();
+		wake_up_var(&ch->wait_busy);
+	}
+}
+
+/**
  * srpt_recv_done() - receive completion handler.
  * @cq: completion queue.
  * @wc: work completion of a receive posted by srpt_post_recv().
  *
- * Appends the IU to the wait list and processes the list, so that the IU
- * does not overtake IUs that are still waiting.
+ * Handles the IU right away if no IU is waiting and no other caller is
+ * handling IUs; otherwise appends it to the wait list and processes the
+ * list, so that the IU does not overtake IUs that are still waiting.
  *
  * Context: CQ context of the channel.
  */
@@ -441,7 +506,6 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		container_of(wc->wr_cqe, struct srpt_recv_ioctx, ioctx.cqe);
 	struct srpt_device *sdev = ch->sport->sdev;
 	unsigned long flags;
-	bool closed;
 	int req_lim;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
@@ -476,36 +540,43 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 
 	spin_lock_irqsave(&ch->wait_lock, flags);
-	closed = ch->wait_closed;
-	if (!closed) {
-		WARN_ON_ONCE(!list_empty(&rio->wait_list));
-		list_add_tail(&rio->wait_list, &ch->cmd_wait_list);
-	}
-	spin_unlock_irqrestore(&ch->wait_lock, flags);
-	if (closed)
+	if (unlikely(ch->wait_closed)) {
+		spin_unlock_irqrestore(&ch->wait_lock, flags);
 		srpt_recv_drop(ch, rio);
-	else
-		srpt_process_wait_list(ch);
+		return;
+	}
+	WARN_ON_ONCE(!list_empty(&rio->wait_list));
+	if (unlikely(ch->wait_busy || !list_empty(&ch->cmd_wait_list))) {
+		/* behind the IUs that wait, or for the caller handling them */
+		list_add_tail(&rio->wait_list, &ch->cmd_wait_list);
+		if (ch->wait_busy) {
+			ch->wait_again = true;
+			spin_unlock_irqrestore(&ch->wait_lock, flags);
+			return;
+		}
+		rio = NULL;
+	}
+	/* Nothing waits (the usual case): handle the IU without queueing it. */
+	ch->wait_busy = true;
+	srpt_wait_list_run(ch, rio, flags);
 }
 
 /**
  * srpt_process_wait_list() - handle the IUs on the wait list, oldest first.
  * @ch: channel.
  *
- * Called after each receive and send completion, after the channel became
- * live (zero-length write completion) and from ch->wait_work when LIO freed
- * a tag elsewhere. If another caller is already handling IUs, it is told to
- * look again (ch->wait_again) and this call returns at once. Stops at the
- * first IU that cannot be handled yet, and when the list is closed.
+ * Called after each send completion, after the channel became live
+ * (zero-length write completion) and from ch->wait_work when LIO freed a
+ * tag elsewhere. If another caller is already handling IUs, it is told to
+ * look again (ch->wait_again) and this call returns at once; if nothing
+ * waits, it returns at once too. See srpt_wait_list_run().
  *
  * Context: process context (CQ work or ch->wait_work); handling an IU may
  * sleep.
  */
 void srpt_process_wait_list(struct srpt_rdma_ch *ch)
 {
-	struct srpt_recv_ioctx *rio;
 	unsigned long flags;
-	bool done;
 
 	spin_lock_irqsave(&ch->wait_lock, flags);
 	if (ch->wait_busy) {
@@ -513,34 +584,13 @@ void srpt_process_wait_list(struct srpt_rdma_ch *ch)
 		spin_unlock_irqrestore(&ch->wait_lock, flags);
 		return;
 	}
-	ch->wait_busy = true;
-	while (!ch->wait_closed) {
-		rio = list_first_entry_or_null(&ch->cmd_wait_list,
-					       struct srpt_recv_ioctx,
-					       wait_list);
-		if (!rio)
-			break;
-		/*
-		 * Off the list while it is handled: once reposted, the buffer
-		 * may complete again and be appended by srpt_recv_done().
-		 */
-		list_del_init(&rio->wait_list);
-		ch->wait_again = false;
+	if (list_empty(&ch->cmd_wait_list)) {
+		/* the usual case after a send completion */
 		spin_unlock_irqrestore(&ch->wait_lock, flags);
-
-		done = srpt_recv_try(ch, rio);
-
-		spin_lock_irqsave(&ch->wait_lock, flags);
-		if (done)
-			continue;
-		/* Back to the head: later IUs were only appended meanwhile. */
-		list_add(&rio->wait_list, &ch->cmd_wait_list);
-		if (!ch->wait_again)
-			break;
+		return;
 	}
-	ch->wait_busy = false;
-	spin_unlock_irqrestore(&ch->wait_lock, flags);
-	wake_up_var(&ch->wait_busy);
+	ch->wait_busy = true;
+	srpt_wait_list_run(ch, NULL, flags);
 }
 
 /**

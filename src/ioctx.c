@@ -413,7 +413,10 @@ static bool srpt_charge_data(struct srpt_send_ioctx *sio, const void *iu,
 	u64 charge = 0, used;
 	u32 i;
 
-	for (i = 0; i < desc->nbufs; i++) {
+	/* one descriptor (the usual case): its length is the data length */
+	if (desc->nbufs == 1)
+		charge = PAGE_ALIGN((u64)desc->data_len);
+	for (i = 0; desc->nbufs > 1 && i < desc->nbufs; i++) {
 		u32 key, len;
 		u64 va;
 

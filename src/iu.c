@@ -28,77 +28,16 @@
 
 #include "srpt_iu.h"
 
-/**
- * srpt_iu_opcode() - opcode of a received information unit.
- * @iu: the received bytes.
- * @byte_len: number of bytes received.
- *
- * Return: the opcode, or -EINVAL if nothing was received.
- */
-int srpt_iu_opcode(const void *iu, u32 byte_len)
-{
-	if (byte_len < 1)
-		return -EINVAL;
-	return *(const u8 *)iu;
-}
-
-/**
- * srpt_iu_tag() - tag of a received information unit.
- * @iu: the received bytes.
- * @byte_len: number of bytes received.
- * @tag: set to the tag, as on the wire (tags are opaque), on success.
- *
- * Only the @byte_len bytes received are looked at: the rest of a receive
- * buffer still holds an earlier IU, with an SRQ possibly one of another
- * channel, and must never be echoed to this initiator.
- *
- * Return: 0, or -EINVAL if @byte_len is shorter than opcode and tag
- * (SRPT_MIN_TAGGED_IU_LEN).
- */
-int srpt_iu_tag(const void *iu, u32 byte_len, u64 *tag)
-{
-	if (byte_len < SRPT_MIN_TAGGED_IU_LEN)
-		return -EINVAL;
-	memcpy(tag, (const u8 *)iu + offsetof(struct srpt_cmd, tag),
-	       sizeof(*tag));
-	return 0;
-}
-
-/**
- * srpt_iu_uses_credit() - whether an IU from the initiator used a credit.
- * @opcode: its opcode, or a negative value if it had none (0 bytes).
- *
- * The request limit applies to the requests an initiator sends (SRP_CMD,
- * SRP_TSK_MGMT, SRP_I_LOGOUT; anything unknown is counted as one too). The
- * initiator's answers to target requests, SRP_CRED_RSP and SRP_AER_RSP,
- * are sent without a credit, so the target must not give one back for
- * them (the target never sends the requests they answer anyway).
- *
- * Return: false for SRP_CRED_RSP and SRP_AER_RSP, true otherwise.
- */
-bool srpt_iu_uses_credit(int opcode)
-{
-	return opcode != SRPT_OP_CRED_RSP && opcode != SRPT_OP_AER_RSP;
-}
-
-/* Copy a possibly unaligned direct descriptor at byte offset @off. */
-static void srpt_iu_read_direct(const void *iu, u32 off,
-				struct srpt_direct_buf *db)
-{
-	memcpy(db, (const u8 *)iu + off, sizeof(*db));
-}
-
 /* Direct descriptor: one srpt_direct_buf at @desc_off. */
 static int srpt_iu_parse_direct(const void *iu, u32 byte_len,
 				struct srpt_cmd_desc *d)
 {
-	struct srpt_direct_buf db;
 	u32 len;
 
-	if ((u64)d->desc_off + sizeof(db) > byte_len)
+	if ((u64)d->desc_off + sizeof(struct srpt_direct_buf) > byte_len)
 		return -EINVAL;
-	srpt_iu_read_direct(iu, d->desc_off, &db);
-	len = be32_to_cpu(db.len);
+	len = srpt_get_be32((const u8 *)iu + d->desc_off +
+			    offsetof(struct srpt_direct_buf, len));
 	if (len > SRPT_MAX_CMD_DATA_LEN)
 		return -EINVAL;
 	d->data_len = len;
@@ -113,32 +52,33 @@ static int srpt_iu_parse_direct(const void *iu, u32 byte_len,
 static int srpt_iu_parse_indirect(const void *iu, u32 byte_len, u8 desc_cnt,
 				  struct srpt_cmd_desc *d)
 {
-	struct srpt_indirect_buf ib;
-	struct srpt_direct_buf db;
-	u32 table_len, nbufs, total, i, off;
+	const u8 *ib = (const u8 *)iu + d->desc_off;
+	const size_t dbsz = sizeof(struct srpt_direct_buf);
+	u32 table_len, nbufs, total, i, off, len;
 	u64 sum = 0;
 
-	if ((u64)d->desc_off + sizeof(ib) > byte_len)
+	if ((u64)d->desc_off + sizeof(struct srpt_indirect_buf) > byte_len)
 		return -EINVAL;
-	memcpy(&ib, (const u8 *)iu + d->desc_off, sizeof(ib));
-	table_len = be32_to_cpu(ib.table_desc.len);
-	if (table_len == 0 || table_len % sizeof(db))
+	table_len = srpt_get_be32(ib + offsetof(struct srpt_indirect_buf,
+						table_desc.len));
+	if (table_len == 0 || table_len % dbsz)
 		return -EINVAL;
-	nbufs = table_len / sizeof(db);
+	nbufs = table_len / dbsz;
 	/* The target never fetches an external descriptor table. */
 	if (nbufs > desc_cnt)
 		return -EINVAL;
-	off = d->desc_off + sizeof(ib);
-	if ((u64)off + (u64)nbufs * sizeof(db) > byte_len)
+	off = d->desc_off + sizeof(struct srpt_indirect_buf);
+	if ((u64)off + (u64)nbufs * dbsz > byte_len)
 		return -EINVAL;
-	total = be32_to_cpu(ib.len);
+	total = srpt_get_be32(ib + offsetof(struct srpt_indirect_buf, len));
 	if (total > SRPT_MAX_CMD_DATA_LEN)
 		return -EINVAL;
 	for (i = 0; i < nbufs; i++) {
-		srpt_iu_read_direct(iu, off + i * sizeof(db), &db);
-		if (db.len == 0)
+		len = srpt_get_be32((const u8 *)iu + off + i * dbsz +
+				    offsetof(struct srpt_direct_buf, len));
+		if (len == 0)
 			return -EINVAL;
-		sum += be32_to_cpu(db.len);
+		sum += len;
 	}
 	if (sum != total)
 		return -EINVAL;
@@ -152,17 +92,16 @@ static int srpt_iu_parse_indirect(const void *iu, u32 byte_len, u8 desc_cnt,
 static int srpt_iu_parse_imm(const void *iu, u32 byte_len, u32 buf_size,
 			     u32 imm_data_offset, struct srpt_cmd_desc *d)
 {
-	struct srpt_imm_buf imm;
 	u64 end;
 	u32 len;
 
 	if (imm_data_offset == 0)
 		return -EINVAL;		/* not negotiated at login */
-	if ((u64)d->desc_off + sizeof(imm) > byte_len ||
-	    (u64)d->desc_off + sizeof(imm) > imm_data_offset)
+	if ((u64)d->desc_off + sizeof(struct srpt_imm_buf) > byte_len ||
+	    (u64)d->desc_off + sizeof(struct srpt_imm_buf) > imm_data_offset)
 		return -EINVAL;
-	memcpy(&imm, (const u8 *)iu + d->desc_off, sizeof(imm));
-	len = be32_to_cpu(imm.len);
+	len = srpt_get_be32((const u8 *)iu + d->desc_off +
+			    offsetof(struct srpt_imm_buf, len));
 	end = (u64)imm_data_offset + len;
 	if (end > buf_size)
 		return -EINVAL;
@@ -251,26 +190,6 @@ int srpt_iu_parse_cmd(const void *iu, u32 byte_len, u32 buf_size,
 fail:
 	memset(desc, 0, sizeof(*desc));
 	return ret;
-}
-
-/**
- * srpt_iu_get_desc() - read direct descriptor @i of a parsed SRP_CMD.
- * @iu: the IU passed to srpt_iu_parse_cmd().
- * @desc: its successful parse result.
- * @i: descriptor index, less than @desc->nbufs.
- * @va: remote virtual address.
- * @key: remote key.
- * @len: length in bytes.
- */
-void srpt_iu_get_desc(const void *iu, const struct srpt_cmd_desc *desc,
-		      u32 i, u64 *va, u32 *key, u32 *len)
-{
-	struct srpt_direct_buf db;
-
-	srpt_iu_read_direct(iu, desc->desc_off + i * sizeof(db), &db);
-	*va = be64_to_cpu(db.va);
-	*key = be32_to_cpu(db.key);
-	*len = be32_to_cpu(db.len);
 }
 
 /**

@@ -52,10 +52,14 @@
  * is given back here and the caller must look at the list of deferred
  * responses (see srpt_sq_wrs_put()).
  *
+ * Always inline: it is on the path of every response, and a call of its
+ * own costs a second stack frame with a canary (issue 13).
+ *
  * Return: 0 or the negative errno of ib_post_send().
  */
-static int srpt_rsp_send(struct srpt_send_ioctx *sio, int len,
-			 bool with_data, enum srpt_command_state state)
+static __always_inline int srpt_rsp_send(struct srpt_send_ioctx *sio,
+					 int len, bool with_data,
+					 enum srpt_command_state state)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
 	struct srpt_device *sdev = ch->sport->sdev;
@@ -222,29 +226,17 @@ static void srpt_rsp_list_run(struct srpt_rdma_ch *ch,
 }
 
 /**
- * srpt_rsp_list_kick() - post the responses waiting for send queue room.
+ * srpt_rsp_list_post() - the slow part of srpt_rsp_list_kick(): post what
+ * waits on @ch->rsp_wait_list while it fits, drop what must be dropped.
  * @ch: channel.
- *
- * Called after send queue entries came back: by the send and RDMA READ
- * completions and after a post that failed (srpt_sq_wrs_put()). The list
- * is first looked at without the lock. That cannot miss a response that
- * is being deferred concurrently: the giver of room does atomic_add(),
- * full barrier, then reads the list; srpt_rsp_defer() adds to the list,
- * full barrier (smp_mb()), then reads the room. With both barriers at
- * least one side sees the other's store: either this look finds the list
- * non-empty, or srpt_rsp_defer() finds the room and posts the response
- * itself. The response stays on the list until its room is reserved
- * (srpt_rsp_list_run()), so "empty" here really means that nothing waits.
  *
  * Context: any but under @ch->rsp_lock; takes it with interrupts disabled.
  */
-void srpt_rsp_list_kick(struct srpt_rdma_ch *ch)
+void srpt_rsp_list_post(struct srpt_rdma_ch *ch)
 {
 	unsigned long flags;
 	LIST_HEAD(dropped);
 
-	if (list_empty_careful(&ch->rsp_wait_list))
-		return;
 	spin_lock_irqsave(&ch->rsp_lock, flags);
 	srpt_rsp_list_run(ch, &dropped, false);
 	spin_unlock_irqrestore(&ch->rsp_lock, flags);
@@ -519,10 +511,39 @@ static u8 srpt_tmr_rsp_code(struct se_cmd *cmd)
 }
 
 /*
- * Build the SRP_RSP of a SCSI command LIO completed. With @no_data the read
- * data LIO produced could not be sent (srpt_data_in_map() failed): the
- * response then says so with ABORTED COMMAND / INSUFFICIENT RESOURCES and
- * reports the whole data-in length as residual, whatever LIO's status was.
+ * The SRP_RSP of a command whose read data LIO produced could not be sent
+ * (srpt_data_in_map() failed): ABORTED COMMAND / INSUFFICIENT RESOURCES,
+ * with the whole data-in length as residual, whatever LIO's status was.
+ * Out of line: its sense buffer would cost the common path a stack
+ * canary and zeroing (issue 13).
+ */
+static noinline int srpt_build_no_data_rsp(struct srpt_send_ioctx *sio,
+					   u32 delta)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	struct srpt_rsp_info info = {};
+	u8 sense[SRPT_FIXED_SENSE_LEN];
+	int len;
+	u32 i;
+
+	info.tag = sio->cmd.tag;
+	info.req_lim_delta = delta;
+	info.status = SAM_STAT_CHECK_CONDITION;
+	info.dir = SRPT_DIR_READ;
+	info.underflow = true;
+	for (i = 0; i < sio->n_rw_ctx; i++)
+		info.residual += sio->rw_ctxs[i].len;
+	len = srpt_iu_build_sense(sense, sizeof(sense), ABORTED_COMMAND,
+				  0x55, 0x03);
+	info.sense = sense;
+	info.sense_len = len > 0 ? len : 0;
+	return srpt_iu_build_rsp(sio->ioctx.buf, ch->max_rsp_size,
+				 ch->max_ti_iu_len, &info);
+}
+
+/*
+ * Build the SRP_RSP of a SCSI command LIO completed; with @no_data see
+ * srpt_build_no_data_rsp().
  */
 static int srpt_build_cmd_rsp(struct srpt_send_ioctx *sio, u32 delta,
 			      bool no_data)
@@ -530,26 +551,10 @@ static int srpt_build_cmd_rsp(struct srpt_send_ioctx *sio, u32 delta,
 	struct srpt_rdma_ch *ch = sio->ch;
 	struct se_cmd *cmd = &sio->cmd;
 	struct srpt_rsp_info info = {};
-	u8 sense[SRPT_FIXED_SENSE_LEN];
 	int len;
 
-	if (no_data) {
-		u32 i;
-
-		info.tag = cmd->tag;
-		info.req_lim_delta = delta;
-		info.status = SAM_STAT_CHECK_CONDITION;
-		info.dir = SRPT_DIR_READ;
-		info.underflow = true;
-		for (i = 0; i < sio->n_rw_ctx; i++)
-			info.residual += sio->rw_ctxs[i].len;
-		len = srpt_iu_build_sense(sense, sizeof(sense), ABORTED_COMMAND,
-					  0x55, 0x03);
-		info.sense = sense;
-		info.sense_len = len > 0 ? len : 0;
-		return srpt_iu_build_rsp(sio->ioctx.buf, ch->max_rsp_size,
-					 ch->max_ti_iu_len, &info);
-	}
+	if (unlikely(no_data))
+		return srpt_build_no_data_rsp(sio, delta);
 
 	info.tag = cmd->tag;
 	info.req_lim_delta = delta;
