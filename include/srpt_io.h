@@ -74,15 +74,16 @@ static inline void srpt_credit_return(struct srpt_rdma_ch *ch)
  *	 allocated (srpt_alloc_recv_ring()).
  *
  * The buffer goes to the SRQ the channel's QP uses, or to the QP's own
- * receive queue when it has none. Inline: it is on the per-IU path of
- * cmd.c and also frees the buffer a command borrowed (ioctx.c).
+ * receive queue when it has none. Always inline: it is on the per-IU
+ * path of cmd.c and also frees the buffer a command borrowed (ioctx.c),
+ * and gcc 14 (7.x) made a plain inline one a call.
  *
  * Context: any; does not sleep.
  * Return: 0 or the ib_post_*recv() error.
  */
-static inline int srpt_post_recv(struct srpt_device *sdev,
-				 struct srpt_rdma_ch *ch,
-				 struct srpt_recv_ioctx *rio)
+static __always_inline int srpt_post_recv(struct srpt_device *sdev,
+					  struct srpt_rdma_ch *ch,
+					  struct srpt_recv_ioctx *rio)
 {
 	struct ib_recv_wr wr = {};
 	struct ib_sge sge;

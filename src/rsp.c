@@ -113,13 +113,16 @@ static __always_inline int srpt_rsp_send(struct srpt_send_ioctx *sio,
  * DATA_IN and MGMT, and srpt_rdma_read_done() clears n_rdma before the
  * command leaves NEED_DATA.
  *
+ * Always inline, like srpt_rsp_send(): gcc 14 (7.x) made it a call.
+ *
  * Context: not under @sio->ch->rsp_lock (a failed post looks at the list
  * of deferred responses).
  * Return: 0; -EAGAIN if the send queue is full; another negative errno if
  * posting failed.
  */
-static int srpt_rsp_post(struct srpt_send_ioctx *sio, int len, bool with_data,
-			 enum srpt_command_state state)
+static __always_inline int srpt_rsp_post(struct srpt_send_ioctx *sio,
+					 int len, bool with_data,
+					 enum srpt_command_state state)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
 	int ret;
