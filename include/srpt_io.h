@@ -107,9 +107,12 @@ static __always_inline int srpt_post_recv(struct srpt_device *sdev,
 	return ib_post_srq_recv(sdev->srq, &wr, NULL);
 }
 
-/* Repost a receive buffer, logging a failure (the QP is then dying). */
-static inline void srpt_recv_repost(struct srpt_rdma_ch *ch,
-				    struct srpt_recv_ioctx *rio)
+/*
+ * Repost a receive buffer, logging a failure (the QP is then dying).
+ * Always inline for the reason srpt_post_recv() is.
+ */
+static __always_inline void srpt_recv_repost(struct srpt_rdma_ch *ch,
+					     struct srpt_recv_ioctx *rio)
 {
 	int ret = srpt_post_recv(ch->sport->sdev, ch, rio);
 
