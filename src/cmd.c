@@ -22,15 +22,17 @@
  * the completions of the same command only where the command state
  * machine says so (docs/design.md, "Command state machine").
  *
- * The wait list: every received IU is appended to ch->cmd_wait_list and
- * handled from its head by one srpt_process_wait_list() caller at a time
- * (ch->wait_busy). The caller is the CQ work (a receive or send completion,
- * the zero-length write after the RTU) or ch->wait_work, queued when LIO
- * frees a tag outside the CQ work (an aborted command). An IU that cannot
- * be handled yet (channel connecting, no free tag) stays at the head, so
- * IUs are started in arrival order. ch->wait_lock protects the list and
- * the flags but is never held while an IU is handled; the release work
- * closes the list (srpt_wait_list_close()) before it drains the QP.
+ * The wait list: IUs are handled in arrival order by one caller at a time
+ * (ch->wait_busy). A received IU is handled at once when nothing waits and
+ * nobody else handles IUs; otherwise it is appended to ch->cmd_wait_list,
+ * which is handled from its head. The caller is the CQ work (a receive or
+ * send completion, the zero-length write after the RTU) or ch->wait_work,
+ * queued when LIO frees a tag outside the CQ work (an aborted command).
+ * An IU that cannot be handled yet (channel connecting, no free tag) stays
+ * at the head, so IUs are started in arrival order. ch->wait_lock protects
+ * the list and the flags but is never held while an IU is handled, nor
+ * across a function boundary; the release work closes the list
+ * (srpt_wait_list_close()) before it drains the QP.
  *
  * Where this differs from the in-kernel driver (docs/design.md, "Where we
  * differ from the in-kernel driver and why"):
@@ -424,59 +426,63 @@ static void srpt_recv_drop(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
 					 ret);
 }
 
+/*
+ * srpt_wait_list_pop() - take the oldest waiting IU off the list.
+ * Called with @ch->wait_lock held; the IU is off the list while it is
+ * handled: once reposted, its buffer may complete again and be appended
+ * by srpt_recv_done().
+ */
+static struct srpt_recv_ioctx *srpt_wait_list_pop(struct srpt_rdma_ch *ch)
+{
+	struct srpt_recv_ioctx *rio;
+
+	rio = list_first_entry_or_null(&ch->cmd_wait_list,
+				       struct srpt_recv_ioctx, wait_list);
+	if (rio)
+		list_del_init(&rio->wait_list);
+	return rio;
+}
+
 /**
  * srpt_wait_list_run() - handle IUs as the one caller that holds wait_busy.
- * @ch: channel; the caller holds @ch->wait_lock and has set @ch->wait_busy.
- * @rio: an IU to handle first, not on the list (srpt_recv_done() found the
- *	 list empty), or NULL.
- * @flags: the interrupt state @ch->wait_lock was taken with.
+ * @ch: channel; the caller has set @ch->wait_busy and cleared
+ *	@ch->wait_again under @ch->wait_lock, and released the lock.
+ * @rio: the first IU to handle, not on the list.
  *
- * Handles @rio, then the list from its head, without the lock. Stops at the
- * first IU that cannot be handled yet (it goes back to the head, and is
- * tried once more if @ch->wait_again was set meanwhile) and when the list
- * is closed. Clears @ch->wait_busy and releases the lock; wakes
- * srpt_wait_list_close() only if it may be waiting (the list is closed).
+ * Handles @rio, then the list from its head. Stops at the first IU that
+ * cannot be handled yet (it goes back to the head, and is tried once more
+ * if @ch->wait_again was set meanwhile) and when the list is closed. Clears
+ * @ch->wait_busy; wakes srpt_wait_list_close() only if it may be waiting
+ * (the list is closed). The lock is taken and released here, never held
+ * across a call: the lock context stays inside each function, which sparse
+ * can check on PREEMPT_RT kernels too (their rt_spin_lock() carries no
+ * context annotation).
  *
  * Context: process context (CQ work or ch->wait_work); handling an IU may
  * sleep.
  */
 static void srpt_wait_list_run(struct srpt_rdma_ch *ch,
-			       struct srpt_recv_ioctx *rio,
-			       unsigned long flags)
-	__releases(&ch->wait_lock)
+			       struct srpt_recv_ioctx *rio)
 {
-	bool closed;
+	unsigned long flags;
+	bool handled, closed;
 
 	for (;;) {
-		if (!rio) {
-			if (ch->wait_closed)
+		handled = srpt_recv_try(ch, rio);
+		spin_lock_irqsave(&ch->wait_lock, flags);
+		if (!handled) {
+			/* Back to the head: later IUs were only appended. */
+			list_add(&rio->wait_list, &ch->cmd_wait_list);
+			if (!ch->wait_again)
 				break;
-			rio = list_first_entry_or_null(&ch->cmd_wait_list,
-						       struct srpt_recv_ioctx,
-						       wait_list);
-			if (!rio)
-				break;
-			/*
-			 * Off the list while it is handled: once reposted, the
-			 * buffer may complete again and be appended by
-			 * srpt_recv_done().
-			 */
-			list_del_init(&rio->wait_list);
 		}
+		if (ch->wait_closed)
+			break;
+		rio = srpt_wait_list_pop(ch);
+		if (!rio)
+			break;
 		ch->wait_again = false;
 		spin_unlock_irqrestore(&ch->wait_lock, flags);
-
-		if (srpt_recv_try(ch, rio)) {
-			spin_lock_irqsave(&ch->wait_lock, flags);
-			rio = NULL;
-			continue;
-		}
-		spin_lock_irqsave(&ch->wait_lock, flags);
-		/* Back to the head: later IUs were only appended meanwhile. */
-		list_add(&rio->wait_list, &ch->cmd_wait_list);
-		rio = NULL;
-		if (!ch->wait_again)
-			break;
 	}
 	ch->wait_busy = false;
 	closed = ch->wait_closed;
@@ -554,11 +560,13 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 			spin_unlock_irqrestore(&ch->wait_lock, flags);
 			return;
 		}
-		rio = NULL;
+		rio = srpt_wait_list_pop(ch);
 	}
 	/* Nothing waits (the usual case): handle the IU without queueing it. */
 	ch->wait_busy = true;
-	srpt_wait_list_run(ch, rio, flags);
+	ch->wait_again = false;
+	spin_unlock_irqrestore(&ch->wait_lock, flags);
+	srpt_wait_list_run(ch, rio);
 }
 
 /**
@@ -576,6 +584,7 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
  */
 void srpt_process_wait_list(struct srpt_rdma_ch *ch)
 {
+	struct srpt_recv_ioctx *rio;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->wait_lock, flags);
@@ -584,13 +593,16 @@ void srpt_process_wait_list(struct srpt_rdma_ch *ch)
 		spin_unlock_irqrestore(&ch->wait_lock, flags);
 		return;
 	}
-	if (list_empty(&ch->cmd_wait_list)) {
-		/* the usual case after a send completion */
+	/* nothing waits: the usual case after a send completion */
+	rio = ch->wait_closed ? NULL : srpt_wait_list_pop(ch);
+	if (!rio) {
 		spin_unlock_irqrestore(&ch->wait_lock, flags);
 		return;
 	}
 	ch->wait_busy = true;
-	srpt_wait_list_run(ch, NULL, flags);
+	ch->wait_again = false;
+	spin_unlock_irqrestore(&ch->wait_lock, flags);
+	srpt_wait_list_run(ch, rio);
 }
 
 /**
