@@ -26,6 +26,9 @@
 #                       in tests/vm/cases/ (e.g. '0*', '001-*,2*', '*configfs*');
 #                       default: all. An entry with a slash is the path of a
 #                       case file outside cases/ (tests/vm/kbug/repro-*.sh)
+#   --skip-cases GLOBS  leave out the cases matching these globs (applied
+#                       after --cases; scripts/check.sh splits the sanitizer
+#                       lane in two runs with --cases/--skip-cases)
 #   --ref               test the in-kernel ib_srpt instead (validates the cases;
 #                       known upstream bugs report XFAIL there)
 #   --params STR        ib_srpt module parameters for the initial load
@@ -82,7 +85,7 @@ usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 case $1 in -h | --help | -*) usage ;; esac
 KARG=$1
 shift
-KO="" SELFTEST=() GLOBS="" MODE=ours PARAMS="" TIMEOUT=2700 CASE_TIMEOUT=300
+KO="" SELFTEST=() GLOBS="" SKIP_GLOBS="" MODE=ours PARAMS="" TIMEOUT=2700 CASE_TIMEOUT=300
 QUICK=0 APPEND="" MEM=2048 SMP=2 TCG=0 CONSOLE=0 KMSG=0 TOOLS=1 LOG="" QUIET=0 KEEP=0
 ICOUNT=0 EXTRA_TOOLS=()
 while [ $# -gt 0 ]; do
@@ -90,6 +93,7 @@ while [ $# -gt 0 ]; do
 	--ko) KO=$(readlink -f "$2"); shift 2 ;;
 	--selftest-ko) SELFTEST+=("$(readlink -f "$2")"); shift 2 ;;
 	--cases) GLOBS=$2; shift 2 ;;
+	--skip-cases) SKIP_GLOBS=$2; shift 2 ;;
 	--ref) MODE=ref; shift ;;
 	--params) PARAMS=$2; shift 2 ;;
 	--quick) QUICK=1; shift ;;
@@ -239,10 +243,19 @@ for f in "$HERE"/cases/*.sh; do
 		done
 		[ $ok = 1 ] || continue
 	fi
+	if [ -n "$SKIP_GLOBS" ]; then
+		ok=1
+		IFS=, read -ra gl <<< "$SKIP_GLOBS"
+		for g in "${gl[@]}"; do
+			# shellcheck disable=SC2053
+			[[ $b == $g ]] || [[ $b == $g.sh ]] && ok=0
+		done
+		[ $ok = 1 ] || continue
+	fi
 	CASE_FILES+=("$f")
 done
 # fail closed: a run without cases would pass on the setup checks alone
-[ ${#CASE_FILES[@]} -gt 0 ] || die "no case matches '${GLOBS:-*}' in $HERE/cases"
+[ ${#CASE_FILES[@]} -gt 0 ] || die "no case matches '${GLOBS:-*}'${SKIP_GLOBS:+ but not '$SKIP_GLOBS'} in $HERE/cases"
 log "cases: $(for f in "${CASE_FILES[@]}"; do basename "$f" .sh; done | tr '\n' ' ')"
 
 # The Debian root with the real targetcli-fb (build-debroot.sh: cached; the
