@@ -36,6 +36,8 @@
 #             With debug-kernel it runs in the background, next to the
 #             stock lanes (see "The VM runs" below); its lines are printed
 #             at the end
+#   vm-6.12-debug-tail  the last cases of the sanitizer lane in a second
+#             guest, after the stock lanes (see "The VM runs" below)
 #   (vm-6.12  tests/vm/run.sh 6.12 --quick: only with CHECK_VM_KERNELS; the
 #             sanitizer kernel is built from the same Debian 6.12 sources,
 #             and the stock 6.12 module is built by matrix and pkg)
@@ -52,7 +54,8 @@
 # minutes on 2 cores),
 # CHECK_SERIAL=1 (host steps before the VM runs instead of during the first,
 # and the sanitizer lane after the stock lanes),
-# CHECK_VM_ARGS (extra run.sh arguments), CHECK_VM_TIMEOUT and
+# CHECK_VM_ARGS (extra run.sh arguments), CHECK_DEBUG_TAIL (the cases
+# of the sanitizer lane's second guest, see below), CHECK_VM_TIMEOUT and
 # CHECK_VM_DEBUG_TIMEOUT (qemu limit of a stock and of a sanitizer run, see
 # below).
 set -uo pipefail
@@ -311,6 +314,16 @@ join_host_steps() {
 # CHECK_VM_DEBUG_TIMEOUT (default 3500 s: it runs 3-6 times slower and,
 # next to the stock lanes, with less CPU). A run that is slow is reported
 # by the total time, not failed by a limit it would not need.
+#
+# The sanitizer lane is the longest path of the suite: when the stock lanes
+# are done it has about 20 minutes left and, alone, keeps the 2 cores only
+# about 75 % busy. So its last cases (DEBUG_TAIL, CHECK_DEBUG_TAIL
+# overrides, empty: no split) are left out of the background run
+# (run.sh --skip-cases) and run in a second sanitizer guest, in the
+# foreground, after the stock lanes (step vm-<kernel>-tail): the two
+# guests then finish at about the same time. CHECK_SERIAL=1 does not
+# split.
+DEBUG_TAIL_DEFAULT='31[0-9]-*,400-*'
 quick=--quick
 [ "${CHECK_VM_FULL:-0}" = 1 ] && quick=""
 vm_timeout() { # vm_timeout KERNEL
@@ -320,9 +333,22 @@ vm_timeout() { # vm_timeout KERNEL
 	esac
 }
 vm_lane() { # vm_lane KERNEL: the debug-kernel step first for a sanitizer kernel
-	case $1 in *-debug) step debug-kernel wait_debug_kernel ;; esac
+	local split=()
+	case $1 in
+	*-debug)
+		step debug-kernel wait_debug_kernel
+		[ -z "${DEBUG_TAIL:-}" ] || split=(--skip-cases "$DEBUG_TAIL")
+		;;
+	esac
 	# shellcheck disable=SC2086
-	step "vm-$1" tests/vm/run.sh "$1" --timeout "$(vm_timeout "$1")" $quick ${CHECK_VM_ARGS:-}
+	step "vm-$1" tests/vm/run.sh "$1" --timeout "$(vm_timeout "$1")" $quick \
+		"${split[@]}" ${CHECK_VM_ARGS:-}
+}
+debug_tail() { # debug_tail KERNEL: the cases DEBUG_TAIL on the sanitizer kernel
+	wait_debug_kernel > /dev/null || { echo "the debug kernel build failed"; return 1; }
+	# shellcheck disable=SC2086
+	tests/vm/run.sh "$1" --timeout "$(vm_timeout "$1")" $quick \
+		--cases "$DEBUG_TAIL" ${CHECK_VM_ARGS:-}
 }
 debug_lanes() {
 	local k
@@ -333,6 +359,7 @@ debug_lanes() {
 if [ "$BG_MODE" = 1 ] && [[ " $VM_KERNELS " == *"-debug "* ]]; then
 	echo "[check] the sanitizer lane runs in the background next to the stock lanes; its lines are printed at the end"
 	DEBUG_BG=1
+	DEBUG_TAIL=${CHECK_DEBUG_TAIL-$DEBUG_TAIL_DEFAULT}
 	bg_start debug-lane debug_lanes 5
 fi
 for k in $VM_KERNELS; do
@@ -341,6 +368,13 @@ for k in $VM_KERNELS; do
 	join_host_steps
 done
 join_host_steps
+# the tail of the sanitizer lane, in a guest of its own now that the stock
+# lanes are done (see "The VM runs" above)
+if [ -n "${DEBUG_BG:-}" ] && [ -n "${DEBUG_TAIL:-}" ]; then
+	for k in $VM_KERNELS; do
+		case $k in *-debug) step "vm-$k-tail" debug_tail "$k" ;; esac
+	done
+fi
 bg_join debug-lane
 bg_join pkg-steps
 
