@@ -31,8 +31,9 @@
 #   (the Debian root of the targetcli VM cases, tests/vm/build-debroot.sh,
 #   is also made in the background from the start, before the first VM
 #   run needs it; it has no step of its own: a failure shows in that run)
-#   vm-6.12-debug tests/vm/run.sh 6.12-debug --quick (every case on the
-#             sanitizer kernel: KASAN, lockdep, UBSAN, ... and kmemleak).
+#   vm-6.12-debug tests/vm/run.sh 6.12-debug --quick (the cases on the
+#             sanitizer kernel: KASAN, lockdep, UBSAN, ... and kmemleak;
+#             all but those of vm-6.12-debug-tail).
 #             With debug-kernel it runs in the background, next to the
 #             stock lanes (see "The VM runs" below); its lines are printed
 #             at the end
