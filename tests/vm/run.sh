@@ -231,27 +231,20 @@ IFS=, read -ra gl <<< "$GLOBS"
 for g in "${gl[@]}"; do
 	case $g in */*) [ -f "$g" ] || die "no case file $g"; CASE_FILES+=("$(readlink -f "$g")") ;; esac
 done
+matches_glob() { # matches_glob FILE GLOBS: FILE's name (with or without .sh) matches one of GLOBS
+	local g gl
+	IFS=, read -ra gl <<< "$2"
+	for g in "${gl[@]}"; do
+		# shellcheck disable=SC2053
+		[[ $1 == $g ]] || [[ $1 == $g.sh ]] && return 0
+	done
+	return 1
+}
 for f in "$HERE"/cases/*.sh; do
 	[ -f "$f" ] || continue
 	b=$(basename "$f")
-	if [ -n "$GLOBS" ]; then
-		ok=0
-		IFS=, read -ra gl <<< "$GLOBS"
-		for g in "${gl[@]}"; do
-			# shellcheck disable=SC2053
-			[[ $b == $g ]] || [[ $b == $g.sh ]] && ok=1
-		done
-		[ $ok = 1 ] || continue
-	fi
-	if [ -n "$SKIP_GLOBS" ]; then
-		ok=1
-		IFS=, read -ra gl <<< "$SKIP_GLOBS"
-		for g in "${gl[@]}"; do
-			# shellcheck disable=SC2053
-			[[ $b == $g ]] || [[ $b == $g.sh ]] && ok=0
-		done
-		[ $ok = 1 ] || continue
-	fi
+	[ -z "$GLOBS" ] || matches_glob "$b" "$GLOBS" || continue
+	[ -z "$SKIP_GLOBS" ] || ! matches_glob "$b" "$SKIP_GLOBS" || continue
 	CASE_FILES+=("$f")
 done
 # fail closed: a run without cases would pass on the setup checks alone
