@@ -152,7 +152,8 @@ fi
 DK_RC=$LOGDIR/debug-kernel.rc
 DK_LOG=$LOGDIR/debug-kernel.bg.log
 if [[ " $VM_KERNELS " == *"-debug "* ]] && { [ -z "$ONLY" ] || [[ $ONLY == *",debug-kernel,"* ]] ||
-						[[ $ONLY == *",vm-"*"-debug,"* ]]; }; then
+						[[ $ONLY == *",vm-"*"-debug,"* ]] ||
+						[[ $ONLY == *",vm-"*"-debug-tail,"* ]]; }; then
 	( nice -n 15 scripts/build-debug-kernel.sh < /dev/null > "$DK_LOG" 2>&1
 	  echo $? > "$DK_RC" ) &
 	DK_PID=$!
@@ -318,8 +319,9 @@ join_host_steps() {
 #
 # The sanitizer lane is the longest path of the suite: when the stock lanes
 # are done it has about 20 minutes left and, alone, kept the 2 cores only
-# about 75 % busy. So its last cases (DEBUG_TAIL, CHECK_DEBUG_TAIL
-# overrides, empty: no split) are left out of the background run
+# about 75 % busy. So its last cases (DEBUG_TAIL_DEFAULT; CHECK_DEBUG_TAIL
+# overrides it, empty: no split; an --only without the tail step does not
+# split either) are left out of the background run
 # (run.sh --skip-cases) and run in a second sanitizer guest, in the
 # foreground, after the stock lanes (step vm-<kernel>-tail): the two
 # guests then finish at about the same time. CHECK_SERIAL=1 does not
@@ -364,6 +366,8 @@ if [ "$BG_MODE" = 1 ] && [[ " $VM_KERNELS " == *"-debug "* ]]; then
 	echo "[check] the sanitizer lane runs in the background next to the stock lanes; its lines are printed at the end"
 	DEBUG_BG=1
 	DEBUG_TAIL=${CHECK_DEBUG_TAIL-$DEBUG_TAIL_DEFAULT}
+	# --only without the tail step: every case in the one guest
+	if [ -n "$ONLY" ] && [[ $ONLY != *",vm-"*"-debug-tail,"* ]]; then DEBUG_TAIL=""; fi
 	bg_start debug-lane debug_lanes 5
 fi
 for k in $VM_KERNELS; do
