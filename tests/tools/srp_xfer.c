@@ -37,6 +37,23 @@
  *                rather than sleeping, so that it ends on time even when
  *                a CPU of this machine runs with interrupts disabled
  *                (where a sleeping task's timer could be queued)
+ *     -K TEXT    with -A and -W: post the receive buffers as soon as a
+ *                kernel log record (/dev/kmsg) that contains TEXT appears
+ *                after the TMF was sent, and at the latest after the -W
+ *                time; reported as kmsg_seen=0|1 and kmsg_wait_ms=N. A
+ *                test uses it to post while a debug hook of the target
+ *                busy-waits (the hook logs a line when it starts), however
+ *                slowly the machine runs, instead of guessing a delay
+ *     -r N       with -A: N rounds on the one connection (default 1), each
+ *                the -n commands, the TMF, the wait and the responses;
+ *                every round's lines follow a line round=R
+ *     -E TEXT    with -K: after each round's responses, wait (up to 5 s)
+ *                for a kernel log record that contains TEXT and print it
+ *                as kmsg_end=...; if it ends with "value A -> B" (the
+ *                line of srpt_debug_spin()) and B differs from A, print
+ *                raced_round=R and stop: the race the hook widens
+ *                happened. Rounds also stop at the first that misses a
+ *                response
  *     -R N       set the minimum RNR NAK timer of this QP to N (IB
  *                encoding, 1..31; e.g. 14 = 1.28 ms) once connected, so
  *                that the target retries a refused response quickly
@@ -56,6 +73,8 @@
  * command got a response, 1 otherwise.
  */
 #include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdint.h>
@@ -102,6 +121,44 @@ static void spin_ms(int ms)
 
 	while (now_ms() < end)
 		;
+}
+
+/*
+ * Busy-poll the kernel log (@fd: /dev/kmsg, non-blocking, positioned at its
+ * end before the commands were sent) for a record that contains @text, for
+ * at most @ms. Return 1 if one was seen.
+ */
+static int wait_kmsg(int fd, const char *text, int ms, char *msg, size_t len)
+{
+	long long end = now_ms() + ms;
+	char rec[8192], *m;
+	ssize_t n;
+
+	while (now_ms() < end) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0) {
+			/* EAGAIN: nothing new; EPIPE: records were overwritten */
+			if (errno != EAGAIN && errno != EPIPE)
+				return 0;
+			continue;
+		}
+		rec[n] = '\0';
+		if (!strstr(rec, text))
+			continue;
+		if (msg) {
+			/* "prio,seq,usec,flags;message\n" */
+			m = strchr(rec, ';');
+			m = m ? m + 1 : rec;
+			m[strcspn(m, "\n")] = '\0';
+			n = strlen(m);
+			if ((size_t)n >= len)
+				n = len - 1;
+			memcpy(msg, m, n);
+			msg[n] = '\0';
+		}
+		return 1;
+	}
+	return 0;
 }
 
 static int parse_hex(const char *s, uint8_t *out, int max)
@@ -208,12 +265,14 @@ int main(int argc, char **argv)
 	int abort_ms = -1, post_ms = 0, min_rnr = 0, nexp, tmf_code = -1;
 	long long deadline;
 	long mem_before = -1, mem_held = -1;
+	const char *kmsg_text = NULL, *end_text = NULL;
+	int kmsg_fd = -1, rounds = 1, round, all_ok = 1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&req, 0, sizeof(req));
 	memset(cdb, 0, sizeof(cdb));
 	req.initiator_port_id[15] = 1;
-	while ((opt = getopt(argc, argv, "a:p:g:i:c:D:d:m:e:n:w:T:A:W:R:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:g:i:c:D:d:m:e:n:w:T:A:W:R:K:r:E:")) != -1) {
 		switch (opt) {
 		case 'a':
 			addr = optarg;
@@ -265,13 +324,31 @@ int main(int argc, char **argv)
 		case 'R':
 			min_rnr = atoi(optarg);
 			break;
+		case 'K':
+			kmsg_text = optarg;
+			break;
+		case 'r':
+			rounds = atoi(optarg);
+			break;
+		case 'E':
+			end_text = optarg;
+			break;
 		default:
 			goto usage;
 		}
 	}
 	if (!addr || !have_guid || !have_cdb || ncmd < 1 || ncmd > MAX_CMDS ||
-	    min_rnr < 0 || min_rnr > 31 || (post_ms && abort_ms < 0))
+	    min_rnr < 0 || min_rnr > 31 || (post_ms && abort_ms < 0) ||
+	    (kmsg_text && !post_ms) || rounds < 1 ||
+	    (rounds > 1 && abort_ms < 0) || (end_text && !kmsg_text))
 		goto usage;
+	if (kmsg_text) {
+		kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+		if (kmsg_fd < 0 || lseek(kmsg_fd, 0, SEEK_END) < 0) {
+			perror("/dev/kmsg");
+			return 1;
+		}
+	}
 	if (!mr_len)
 		mr_len = desc_len ? desc_len : 4096;
 	if (desc_len > mr_len || expect_len > mr_len)
@@ -372,154 +449,194 @@ int main(int argc, char **argv)
 			printf("min_rnr_timer=%d\n", min_rnr);
 	}
 
-	/* Build and send every command at once. */
-	for (sent = 0; sent < ncmd; sent++) {
-		uint8_t *c = sbuf + sent * CMD_LEN;
-		struct ibv_sge sge = {
-			.addr = (uintptr_t)c,
-			.length = desc_len ? CMD_LEN : 48,
-			.lkey = smr->lkey,
-		};
-		struct ibv_send_wr wr = {
-			.wr_id = 1000 + sent,
-			.sg_list = &sge,
-			.num_sge = 1,
-			.opcode = IBV_WR_SEND,
-			.send_flags = IBV_SEND_SIGNALED,
-		}, *bad;
+	for (round = 1; round <= rounds; round++) {
+		char end_msg[512];
+		const char *v;
+		int a, b;
 
-		c[0] = 0x02;			/* SRP_CMD */
-		if (desc_len)
-			c[5] = data_in ? 0x01 : 0x10;	/* direct descriptor */
-		put_be64(c + 8, sent + 1);	/* tag */
-		memcpy(c + 32, cdb, 16);
-		put_be64(c + 48, (uintptr_t)data);
-		put_be32(c + 56, dmr->rkey);
-		put_be32(c + 60, desc_len);
-		if (sent == 0)
-			mem_before = memfree_kb();
-		if (ibv_post_send(id->qp, &wr, &bad)) {
-			perror("ibv_post_send");
-			break;
+		if (rounds > 1) {
+			if (round > 1)
+				usleep(500 * 1000);	/* the target's completions */
+			printf("round=%d\n", round);
+			got = busy = good = 0;
+			changed = beyond = nonzero = 0;
+			tmf_code = -1;
 		}
-	}
-	printf("sent=%d\n", sent);
-	nexp = sent;
-	if (abort_ms >= 0 && sent == ncmd) {
-		uint8_t *c = sbuf + ncmd * CMD_LEN;
-		struct ibv_sge sge = {
-			.addr = (uintptr_t)c,
-			.length = 48,
-			.lkey = smr->lkey,
-		};
-		struct ibv_send_wr wr = {
-			.wr_id = 1000 + ncmd,
-			.sg_list = &sge,
-			.num_sge = 1,
-			.opcode = IBV_WR_SEND,
-			.send_flags = IBV_SEND_SIGNALED,
-		}, *bad;
+		/* Build and send every command at once. */
+		for (sent = 0; sent < ncmd; sent++) {
+			uint8_t *c = sbuf + sent * CMD_LEN;
+			struct ibv_sge sge = {
+				.addr = (uintptr_t)c,
+				.length = desc_len ? CMD_LEN : 48,
+				.lkey = smr->lkey,
+			};
+			struct ibv_send_wr wr = {
+				.wr_id = 1000 + sent,
+				.sg_list = &sge,
+				.num_sge = 1,
+				.opcode = IBV_WR_SEND,
+				.send_flags = IBV_SEND_SIGNALED,
+			}, *bad;
 
-		spin_ms(abort_ms);
-		c[0] = 0x01;			/* SRP_TSK_MGMT */
-		put_be64(c + 8, ncmd + 1);	/* tag */
-		c[30] = 0x01;			/* ABORT TASK */
-		put_be64(c + 32, ABORT_TAG);
-		if (ibv_post_send(id->qp, &wr, &bad)) {
-			perror("ibv_post_send");
-		} else {
-			printf("tmf_sent=1\n");
-			nexp++;
-		}
-		spin_ms(post_ms);
-	}
-	if (wait_ms) {
-		/* the lowest MemFree seen while the responses are held */
-		for (i = 0; i < (unsigned long)wait_ms / 100; i++) {
-			long kb;
-
-			usleep(100 * 1000);
-			kb = memfree_kb();
-			if (mem_held < 0 || (kb >= 0 && kb < mem_held))
-				mem_held = kb;
-		}
-		printf("memfree_before_kb=%ld\nmemfree_held_kb=%ld\npinned_kb=%ld\n",
-		       mem_before, mem_held, mem_before - mem_held);
-	}
-	for (i = 0; i < (unsigned long)nexp; i++) {
-		struct ibv_sge sge = {
-			.addr = (uintptr_t)(rbuf + i * RSP_BUF_LEN),
-			.length = RSP_BUF_LEN,
-			.lkey = rmr->lkey,
-		};
-		struct ibv_recv_wr wr = {
-			.wr_id = i,
-			.sg_list = &sge,
-			.num_sge = 1,
-		}, *bad;
-
-		if (ibv_post_recv(id->qp, &wr, &bad)) {
-			perror("ibv_post_recv");
-			break;
-		}
-	}
-	deadline = now_ms() + timeout_ms;
-	while (got < nexp && now_ms() < deadline) {
-		struct ibv_wc wc;
-		const uint8_t *r;
-
-		if (ibv_poll_cq(cq, 1, &wc) <= 0) {
-			usleep(1000);
-			continue;
-		}
-		if (wc.wr_id >= 1000) {
-			if (wc.status != IBV_WC_SUCCESS)
-				printf("send_status=%d\n", wc.status);
-			continue;
-		}
-		if (wc.status != IBV_WC_SUCCESS) {
-			printf("recv_status=%d\n", wc.status);
-			break;
-		}
-		got++;
-		r = rbuf + wc.wr_id * RSP_BUF_LEN;
-		if (wc.byte_len < 36 || r[0] != 0xc1) {
-			printf("rsp_bad=opcode 0x%02x len %u\n", r[0],
-			       wc.byte_len);
-			continue;
-		}
-		if (get_be32(r + 12) == (uint32_t)ncmd + 1 && nexp > sent) {
-			/* SRP_RSP of the TMF: code in the response data */
-			tmf_code = (r[18] & 1) && get_be32(r + 32) >= 4 &&
-				   wc.byte_len >= 40 ? r[39] : 0x100;
-			continue;
-		}
-		printf("rsp_%u=%02x:%02x:%u:%u\n", get_be32(r + 12), r[19],
-		       r[18], get_be32(r + 24), get_be32(r + 20));
-		if (r[19] == 0x08 || r[19] == 0x28)
-			busy++;
-		else if (r[19] == 0)
-			good++;
-	}
-	printf("responses=%d\nbusy=%d\ngood=%d\n", got, busy, good);
-	if (nexp > sent) {
-		if (tmf_code < 0)
-			printf("tmf_rsp=none\n");
-		else
-			printf("tmf_rsp=%d\n", tmf_code);
-	}
-	if (data_in) {
-		for (i = 0; i < mr_len; i++) {
-			if (data[i] == PATTERN)
-				continue;
-			changed++;
-			if (i >= expect_len) {
-				beyond++;
-				nonzero += data[i] != 0;
+			c[0] = 0x02;			/* SRP_CMD */
+			if (desc_len)
+				c[5] = data_in ? 0x01 : 0x10;	/* direct descriptor */
+			put_be64(c + 8, sent + 1);	/* tag */
+			memcpy(c + 32, cdb, 16);
+			put_be64(c + 48, (uintptr_t)data);
+			put_be32(c + 56, dmr->rkey);
+			put_be32(c + 60, desc_len);
+			if (sent == 0)
+				mem_before = memfree_kb();
+			if (ibv_post_send(id->qp, &wr, &bad)) {
+				perror("ibv_post_send");
+				break;
 			}
 		}
-		printf("changed_total=%lu\nchanged_beyond=%lu\nnonzero_beyond=%lu\n",
-		       changed, beyond, nonzero);
+		printf("sent=%d\n", sent);
+		nexp = sent;
+		if (abort_ms >= 0 && sent == ncmd) {
+			uint8_t *c = sbuf + ncmd * CMD_LEN;
+			struct ibv_sge sge = {
+				.addr = (uintptr_t)c,
+				.length = 48,
+				.lkey = smr->lkey,
+			};
+			struct ibv_send_wr wr = {
+				.wr_id = 1000 + ncmd,
+				.sg_list = &sge,
+				.num_sge = 1,
+				.opcode = IBV_WR_SEND,
+				.send_flags = IBV_SEND_SIGNALED,
+			}, *bad;
+
+			spin_ms(abort_ms);
+			c[0] = 0x01;			/* SRP_TSK_MGMT */
+			put_be64(c + 8, ncmd + 1);	/* tag */
+			c[30] = 0x01;			/* ABORT TASK */
+			put_be64(c + 32, ABORT_TAG);
+			if (ibv_post_send(id->qp, &wr, &bad)) {
+				perror("ibv_post_send");
+			} else {
+				printf("tmf_sent=1\n");
+				nexp++;
+			}
+			if (kmsg_fd >= 0) {
+				long long t0 = now_ms();
+
+				printf("kmsg_seen=%d\n",
+				       wait_kmsg(kmsg_fd, kmsg_text, post_ms, NULL, 0));
+				printf("kmsg_wait_ms=%lld\n", now_ms() - t0);
+			} else {
+				spin_ms(post_ms);
+			}
+		}
+		if (wait_ms) {
+			/* the lowest MemFree seen while the responses are held */
+			for (i = 0; i < (unsigned long)wait_ms / 100; i++) {
+				long kb;
+
+				usleep(100 * 1000);
+				kb = memfree_kb();
+				if (mem_held < 0 || (kb >= 0 && kb < mem_held))
+					mem_held = kb;
+			}
+			printf("memfree_before_kb=%ld\nmemfree_held_kb=%ld\npinned_kb=%ld\n",
+			       mem_before, mem_held, mem_before - mem_held);
+		}
+		for (i = 0; i < (unsigned long)nexp; i++) {
+			struct ibv_sge sge = {
+				.addr = (uintptr_t)(rbuf + i * RSP_BUF_LEN),
+				.length = RSP_BUF_LEN,
+				.lkey = rmr->lkey,
+			};
+			struct ibv_recv_wr wr = {
+				.wr_id = i,
+				.sg_list = &sge,
+				.num_sge = 1,
+			}, *bad;
+
+			if (ibv_post_recv(id->qp, &wr, &bad)) {
+				perror("ibv_post_recv");
+				break;
+			}
+		}
+		deadline = now_ms() + timeout_ms;
+		while (got < nexp && now_ms() < deadline) {
+			struct ibv_wc wc;
+			const uint8_t *r;
+
+			if (ibv_poll_cq(cq, 1, &wc) <= 0) {
+				usleep(1000);
+				continue;
+			}
+			if (wc.wr_id >= 1000) {
+				if (wc.status != IBV_WC_SUCCESS)
+					printf("send_status=%d\n", wc.status);
+				continue;
+			}
+			if (wc.status != IBV_WC_SUCCESS) {
+				printf("recv_status=%d\n", wc.status);
+				break;
+			}
+			got++;
+			r = rbuf + wc.wr_id * RSP_BUF_LEN;
+			if (wc.byte_len < 36 || r[0] != 0xc1) {
+				printf("rsp_bad=opcode 0x%02x len %u\n", r[0],
+				       wc.byte_len);
+				continue;
+			}
+			if (get_be32(r + 12) == (uint32_t)ncmd + 1 && nexp > sent) {
+				/* SRP_RSP of the TMF: code in the response data */
+				tmf_code = (r[18] & 1) && get_be32(r + 32) >= 4 &&
+					   wc.byte_len >= 40 ? r[39] : 0x100;
+				continue;
+			}
+			printf("rsp_%u=%02x:%02x:%u:%u\n", get_be32(r + 12), r[19],
+			       r[18], get_be32(r + 24), get_be32(r + 20));
+			if (r[19] == 0x08 || r[19] == 0x28)
+				busy++;
+			else if (r[19] == 0)
+				good++;
+		}
+		printf("responses=%d\nbusy=%d\ngood=%d\n", got, busy, good);
+		if (nexp > sent) {
+			if (tmf_code < 0)
+				printf("tmf_rsp=none\n");
+			else
+				printf("tmf_rsp=%d\n", tmf_code);
+		}
+		if (data_in) {
+			for (i = 0; i < mr_len; i++) {
+				if (data[i] == PATTERN)
+					continue;
+				changed++;
+				if (i >= expect_len) {
+					beyond++;
+					nonzero += data[i] != 0;
+				}
+			}
+			printf("changed_total=%lu\nchanged_beyond=%lu\nnonzero_beyond=%lu\n",
+			       changed, beyond, nonzero);
+		}
+		if (got != nexp) {
+			all_ok = 0;
+			break;
+		}
+		if (end_text) {
+			if (!wait_kmsg(kmsg_fd, end_text, 5000, end_msg,
+				       sizeof(end_msg))) {
+				printf("kmsg_end=none\n");
+				continue;
+			}
+			printf("kmsg_end=%s\n", end_msg);
+			v = strstr(end_msg, "value ");
+			if (v && sscanf(v, "value %d -> %d", &a, &b) == 2 &&
+			    a != b) {
+				printf("raced_round=%d\n", round);
+				break;
+			}
+		}
 	}
 	rdma_disconnect(id);
 	ev = next_event(ec, timeout_ms);
@@ -534,11 +651,13 @@ int main(int argc, char **argv)
 	rdma_destroy_id(id);
 	rdma_destroy_event_channel(ec);
 	freeaddrinfo(ai);
-	return got == nexp ? 0 : 1;
+	if (kmsg_fd >= 0)
+		close(kmsg_fd);
+	return all_ok ? 0 : 1;
 
 usage:
 	fprintf(stderr,
-		"usage: %s -a ADDR [-p PORT] -g GUID -c CDB [-i HEX32] [-D in|out] [-d LEN] [-m LEN] [-e LEN] [-n N] [-w MS] [-T MS] [-A MS [-W MS]] [-R N]\n",
+		"usage: %s -a ADDR [-p PORT] -g GUID -c CDB [-i HEX32] [-D in|out] [-d LEN] [-m LEN] [-e LEN] [-n N] [-w MS] [-T MS] [-A MS [-W MS [-K TEXT [-E TEXT]]] [-r N]] [-R N]\n",
 		argv[0]);
 	return 2;
 }
