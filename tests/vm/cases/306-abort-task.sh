@@ -25,7 +25,12 @@ scsi_host_of() {
 }
 
 tmf_logged() { dmesg_since | grep -q 'ABORT_TASK: Sending'; }
-lim_is() { [ "$(cat "$HOST/req_lim")" = "$1" ]; }
+# lim_ge N: the initiator holds at least N credits. The idle value is
+# sampled when the disks have nothing in flight, but a command the block
+# layer does not count (a TEST UNIT READY of the SCSI midlayer, say) may
+# still hold one credit then: CI's run of f6ffa9f on 7.3 sampled 127 and
+# ended at 128, the full grant. A lost credit only ever makes it smaller.
+lim_ge() { [ "$(cat "$HOST/req_lim")" -ge "$1" ]; }
 # idle: no request in flight on any of the disks (the partition scan of the
 # slow LUN takes a while)
 idle() {
@@ -96,8 +101,8 @@ else
 
 	# Let a response carry the returned credits, then compare at idle.
 	dd if="$FAST" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
-	if wait_for 20 lim_is "$lim0"; then
-		pass credits "req_lim back to $lim0"
+	if wait_for 20 lim_ge "$lim0"; then
+		pass credits "req_lim back to $(cat "$HOST/req_lim") (idle value $lim0)"
 	else
 		fail credits "req_lim $(cat "$HOST/req_lim"), idle value was $lim0"
 	fi
