@@ -50,7 +50,7 @@
  *     -E TEXT    with -K: after each round's responses, wait (up to 5 s)
  *                for a kernel log record that contains TEXT and print it
  *                as kmsg_end=...; if it ends with "value A -> B" (the
- *                line of srpt_debug_spin()) and B differs from A, print
+ *                line of srpt_debug_spin()) and B is greater than A, print
  *                raced_round=R and stop: the race the hook widens
  *                happened. Rounds also stop at the first that misses a
  *                response
@@ -123,10 +123,35 @@ static void spin_ms(int ms)
 		;
 }
 
+/* Post one IU of @len bytes at @buf (inside @mr) as a signaled SEND. */
+static int post_iu(struct ibv_qp *qp, const struct ibv_mr *mr, uint8_t *buf,
+		   uint32_t len, uint64_t wr_id)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)buf,
+		.length = len,
+		.lkey = mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	if (ibv_post_send(qp, &wr, &bad)) {
+		perror("ibv_post_send");
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Busy-poll the kernel log (@fd: /dev/kmsg, non-blocking, positioned at its
  * end before the commands were sent) for a record that contains @text, for
- * at most @ms. Return 1 if one was seen.
+ * at most @ms. Return 1 if one was seen; its message text (without the
+ * record's prefix, cut to @len - 1 bytes) goes to @msg unless @msg is NULL.
  */
 static int wait_kmsg(int fd, const char *text, int ms, char *msg, size_t len)
 {
@@ -465,18 +490,6 @@ int main(int argc, char **argv)
 		/* Build and send every command at once. */
 		for (sent = 0; sent < ncmd; sent++) {
 			uint8_t *c = sbuf + sent * CMD_LEN;
-			struct ibv_sge sge = {
-				.addr = (uintptr_t)c,
-				.length = desc_len ? CMD_LEN : 48,
-				.lkey = smr->lkey,
-			};
-			struct ibv_send_wr wr = {
-				.wr_id = 1000 + sent,
-				.sg_list = &sge,
-				.num_sge = 1,
-				.opcode = IBV_WR_SEND,
-				.send_flags = IBV_SEND_SIGNALED,
-			}, *bad;
 
 			c[0] = 0x02;			/* SRP_CMD */
 			if (desc_len)
@@ -488,36 +501,21 @@ int main(int argc, char **argv)
 			put_be32(c + 60, desc_len);
 			if (sent == 0)
 				mem_before = memfree_kb();
-			if (ibv_post_send(id->qp, &wr, &bad)) {
-				perror("ibv_post_send");
+			if (post_iu(id->qp, smr, c, desc_len ? CMD_LEN : 48,
+				    1000 + sent))
 				break;
-			}
 		}
 		printf("sent=%d\n", sent);
 		nexp = sent;
 		if (abort_ms >= 0 && sent == ncmd) {
 			uint8_t *c = sbuf + ncmd * CMD_LEN;
-			struct ibv_sge sge = {
-				.addr = (uintptr_t)c,
-				.length = 48,
-				.lkey = smr->lkey,
-			};
-			struct ibv_send_wr wr = {
-				.wr_id = 1000 + ncmd,
-				.sg_list = &sge,
-				.num_sge = 1,
-				.opcode = IBV_WR_SEND,
-				.send_flags = IBV_SEND_SIGNALED,
-			}, *bad;
 
 			spin_ms(abort_ms);
 			c[0] = 0x01;			/* SRP_TSK_MGMT */
 			put_be64(c + 8, ncmd + 1);	/* tag */
 			c[30] = 0x01;			/* ABORT TASK */
 			put_be64(c + 32, ABORT_TAG);
-			if (ibv_post_send(id->qp, &wr, &bad)) {
-				perror("ibv_post_send");
-			} else {
+			if (!post_iu(id->qp, smr, c, 48, 1000 + ncmd)) {
 				printf("tmf_sent=1\n");
 				nexp++;
 			}
@@ -632,7 +630,7 @@ int main(int argc, char **argv)
 			printf("kmsg_end=%s\n", end_msg);
 			v = strstr(end_msg, "value ");
 			if (v && sscanf(v, "value %d -> %d", &a, &b) == 2 &&
-			    a != b) {
+			    b > a) {
 				printf("raced_round=%d\n", round);
 				break;
 			}

@@ -116,14 +116,15 @@ while [ $i -le $TRIES ] && [ $raced = 0 ] && [ $bad = 0 ]; do
 		bad=1
 	fi
 	# the tool stops at the first round whose wait saw the room grow
-	if echo "$OUT" | grep -q '^raced_round='; then
+	rr=$(echo "$OUT" | sed -n 's/^raced_round=//p' | head -n 1)
+	if [ -n "$rr" ]; then
 		raced=1
-		info "try $i: completions gave room back inside the wait ($(echo "$OUT" | sed -n 's/^raced_round=//p' | head -n 1))"
+		info "try $i: completions gave room back inside the wait (round $rr)"
 	fi
 	i=$((i + 1))
 done
 if [ $raced = 1 ]; then
-	pass race "completions ran inside the wait at try $((i - 1)), round $(echo "$OUT" | sed -n 's/^raced_round=//p' | head -n 1)"
+	pass race "completions ran inside the wait at try $((i - 1)), round $rr"
 elif [ $bad = 0 ]; then
 	fail race "in $TRIES tries of $ROUNDS rounds no completion ran inside the wait"
 fi
