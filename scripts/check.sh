@@ -115,6 +115,9 @@ step() {
 	else
 		status "$name" FAIL "$dt" "exit $rc, log $log"
 		grep -a -E '^(RESULT|  .* FAIL|FAIL)|VMTEST RESULT .* FAIL' "$log" | head -n 20 | sed 's/^/    /'
+		# the kernel log lines of the first case that had any (with the
+		# lines after the first one), as the guest printed them
+		grep -a -E '^  DMESG_(BAD|CTX) ' "$log" | head -n 50 | sed 's/^/    /'
 		tail -n 15 "$log" | sed 's/^/    | /'
 		NFAIL=$((NFAIL + 1))
 		FAILED="$FAILED $name"

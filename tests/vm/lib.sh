@@ -320,13 +320,51 @@ check() { # check NAME cmd...
 }
 
 # --- utilities ---------------------------------------------------------------
+# The polling helpers below avoid forks: on the sanitizer kernel under TCG a
+# fork and exec of busybox costs tens of milliseconds of guest CPU, and a
+# poll every 0.2 s that forks date and sleep took that CPU from the code
+# under test. Shell builtins (read, test, echo, arithmetic) do not fork.
+
+# now_s: NOW = whole seconds since boot (from /proc/uptime, no fork).
+now_s() {
+	read -r _now _ < /proc/uptime
+	NOW=${_now%.*}
+}
+
+# nap SECONDS: sleep without a fork: read -t on a FIFO that nobody writes
+# to. A signal to the shell (SIGCHLD of a background job) restarts the
+# timeout, so a nap can last longer than asked: for polling only.
+NAP_FIFO=/tmp/.vmtest-nap
+nap() {
+	[ -p "$NAP_FIFO" ] || mkfifo "$NAP_FIFO" 2>/dev/null
+	if [ -p "$NAP_FIFO" ]; then
+		# shellcheck disable=SC3045 # busybox ash has read -t (fractions too)
+		read -r -t "$1" _ <> "$NAP_FIFO" 2>/dev/null
+	else
+		sleep "$1"
+	fi
+	return 0
+}
+
+# read_file FILE: ERR = the contents of FILE (no fork; empty if missing).
+read_file() {
+	ERR=
+	[ -f "$1" ] || return 0
+	while IFS= read -r _rl || [ -n "$_rl" ]; do
+		ERR="${ERR:+$ERR
+}$_rl"
+	done < "$1"
+}
+
 wait_for() { # wait_for SECONDS cmd...
 	_wt=$1
 	shift
-	_wend=$(( $(date +%s) + _wt ))
+	now_s
+	_wend=$((NOW + _wt))
 	while ! "$@" >/dev/null 2>&1; do
-		[ "$(date +%s)" -ge "$_wend" ] && return 1
-		sleep 0.2
+		now_s
+		[ "$NOW" -ge "$_wend" ] && return 1
+		nap 0.2
 	done
 	return 0
 }
@@ -334,15 +372,19 @@ wait_for() { # wait_for SECONDS cmd...
 run_bounded() { # run_bounded SECONDS cmd...
 	_bt=$1
 	shift
-	_bf=/tmp/bounded.$$.$(date +%s%N 2>/dev/null || date +%s)
-	rm -f "$_bf.rc"
+	# A name of its own for every call, also in concurrent subshells
+	# (which share $$): the pid of this shell process, read from
+	# /proc/self by the shell itself, and a counter.
+	read -r _bpid _ < /proc/self/stat
+	_BOUNDED_SEQ=$((${_BOUNDED_SEQ:-0} + 1))
+	_bf=/tmp/bounded.$_bpid.$_BOUNDED_SEQ
 	( "$@" > "$_bf.out" 2>&1; echo $? > "$_bf.rc" ) &
 	if wait_for "$_bt" test -s "$_bf.rc"; then
-		_brc=$(cat "$_bf.rc")
+		read -r _brc < "$_bf.rc"
 	else
 		_brc=124
 	fi
-	ERR=$(cat "$_bf.out" 2>/dev/null)
+	read_file "$_bf.out"
 	rm -f "$_bf.rc" "$_bf.out"
 	return "$_brc"
 }
@@ -629,12 +671,22 @@ teardown_target() {
 # --- initiator -----------------------------------------------------------------
 _srp_host() { echo "/sys/class/infiniband_srp/srp-$IBDEV-$IBPORT"; }
 # shellcheck disable=SC2010 # kernel names (sdX): no blanks or globs
-_scsi_disks() { ls /sys/block 2>/dev/null | grep '^sd' | sort; }
+_scsi_disks() { # (a glob is sorted like ls | sort; no exec)
+	for _sd in /sys/block/sd*; do
+		[ -e "$_sd" ] && echo "${_sd##*/}"
+	done
+	return 0
+}
 # Highest disk sequence number so far (diskseq, 5.15+, is never reused,
 # unlike sdX names: a disk that appears while an old one is still being
 # removed may get the old name).
 _max_diskseq() {
-	cat /sys/block/sd*/diskseq 2>/dev/null | sort -n | tail -n 1
+	_mx=
+	for _sf in /sys/block/sd*/diskseq; do
+		[ -r "$_sf" ] && read -r _sv < "$_sf" || continue
+		[ "${_mx:-0}" -ge "$_sv" ] || _mx=$_sv
+	done
+	echo "$_mx"
 }
 
 login() {
@@ -658,12 +710,14 @@ login() {
 		return 1
 	done
 	_want=${SETUP_LUNS:-1}
-	_end=$(( $(date +%s) + 60 ))
+	now_s
+	_end=$((NOW + 60))
 	while :; do
 		DISKS=""
 		for _d in $(_scsi_disks); do
 			if [ -r "/sys/block/$_d/diskseq" ]; then
-				_sq=$(cat "/sys/block/$_d/diskseq" 2>/dev/null)
+				_sq=
+				read -r _sq < "/sys/block/$_d/diskseq" 2>/dev/null
 				[ "${_sq:-0}" -gt "$_bseq" ] || continue
 			else
 				case " $_before " in *" $_d "*) continue ;; esac
@@ -672,12 +726,13 @@ login() {
 		done
 		set -- $DISKS
 		[ $# -ge "$_want" ] && break
-		if [ "$(date +%s)" -ge $_end ]; then
+		now_s
+		if [ "$NOW" -ge $_end ]; then
 			ERR="add_target '$_add' accepted but only $# of $_want disks appeared"
 			[ $# -gt 0 ] && break
 			return 1
 		fi
-		sleep 0.2
+		nap 0.2
 	done
 	# shellcheck disable=SC2034 # for the case files: the first disk
 	DISK=$1
