@@ -64,8 +64,14 @@ if setup_target; then
 fi
 teardown_target || fail teardown_2 "configuration left behind"
 
-# 3. Device removal with live sessions.
-if setup_target; then
+# 3. Device removal with live sessions. ib_srp logs in without memory
+# registration (never_register=1): with it, ib_srp's removal processes
+# flushed registration completions that point into request memory it has
+# already freed (KBUG-2 in tests/vm/README.md); when that memory has been
+# reused or zeroed, it calls a NULL function pointer, its removal work dies
+# and rdma link delete never returns (CI of 9eca145; init_on_free=1 makes
+# it happen every time, with the in-kernel target too).
+if reload_ib_srp never_register=1 && setup_target; then
 	dmesg_mark
 	if login; then
 		( dd if="$DISK" of=/dev/null bs=64k count=100000 >/dev/null 2>&1 & )
