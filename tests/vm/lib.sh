@@ -699,12 +699,20 @@ login() {
 	_before=$(_scsi_disks | tr '\n' ' ')
 	_bseq=$(_max_diskseq)
 	_bseq=${_bseq:-0}
-	_n=0
+	# EEXIST: ib_srp still has a target port with these identifiers, an
+	# earlier login on its way out. logout_all only waits until its sysfs
+	# attributes are gone, the first step of ib_srp's removal; the rest
+	# (SCSI host removal, disconnect, freeing the channels) can wait for
+	# its fast_io_fail timer (15 s) when the target side went away first:
+	# a CI run of 538aaa7 saw 13 s. So retry for up to 60 s, by the clock
+	# (a count of retries shrinks when the guest runs faster).
+	now_s
+	_lend=$((NOW + 60))
 	while :; do
 		ERR=$( (echo "$_add" > "$_sh/add_target") 2>&1 ) && break
-		_n=$((_n + 1))
+		now_s
 		case $ERR in
-		*"$EEXIST"*) [ $_n -lt 50 ] && { sleep 0.2; continue; } ;;
+		*"$EEXIST"*) [ "$NOW" -lt $_lend ] && { nap 0.2; continue; } ;;
 		esac
 		ERR="add_target '$_add': $ERR"
 		return 1
