@@ -729,6 +729,23 @@ struct srpt_rdma_ch {
 	struct srpt_ch_stats	stats;
 };
 
+/**
+ * srpt_get_ch_state() - the state of a channel, read under its spinlock.
+ * @ch: the channel.
+ *
+ * Return: the state (it may change as soon as the lock is dropped).
+ */
+static inline enum rdma_ch_state srpt_get_ch_state(struct srpt_rdma_ch *ch)
+{
+	unsigned long flags;
+	enum rdma_ch_state state;
+
+	spin_lock_irqsave(&ch->spinlock, flags);
+	state = ch->state;
+	spin_unlock_irqrestore(&ch->spinlock, flags);
+	return state;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Functions, grouped by defining file                                    */
 /* ---------------------------------------------------------------------- */
@@ -787,6 +804,15 @@ int srpt_rdma_cm_set_port(u16 port);
 u16 srpt_rdma_cm_get_port(void);
 void srpt_rdma_cm_stop(void);
 
+/* ch_qp.c: CQ, QP and context rings of a channel */
+int srpt_ch_alloc_rings(struct srpt_rdma_ch *ch, bool use_srq);
+void srpt_ch_free_rings(struct srpt_rdma_ch *ch);
+int srpt_ch_create_qp(struct srpt_rdma_ch *ch, bool use_srq);
+void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch);
+int srpt_ch_qp_err(struct srpt_rdma_ch *ch);
+int srpt_ch_qp_rtr(struct srpt_rdma_ch *ch);
+int srpt_ch_qp_rts(struct srpt_rdma_ch *ch);
+
 /* channel.c: channel lifecycle */
 void srpt_set_enabled(struct srpt_port *sport, bool enabled);
 void srpt_tpg_set_enabled(struct srpt_port *sport, struct srpt_tpg *stpg,
@@ -805,8 +831,6 @@ bool srpt_set_ch_state(struct srpt_rdma_ch *ch, enum rdma_ch_state new);
 int srpt_ch_link(struct srpt_rdma_ch *ch, const u8 i_port_id[16],
 		 const u8 t_port_id[16], bool single, u8 *rsp_flags);
 bool srpt_ch_may_accept_locked(struct srpt_rdma_ch *ch);
-int srpt_ch_qp_rtr(struct srpt_rdma_ch *ch);
-int srpt_ch_qp_rts(struct srpt_rdma_ch *ch);
 void srpt_ch_established(struct srpt_rdma_ch *ch);
 int srpt_disconnect_ch(struct srpt_rdma_ch *ch);
 bool srpt_close_ch(struct srpt_rdma_ch *ch);

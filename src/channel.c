@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * channel.c - I_T nexus and SRP channel lifecycle: creation of the rings,
- * CQ and QP, the state machine, disconnect, drain and release.
+ * channel.c - I_T nexus and SRP channel lifecycle: creation, the state
+ * machine, disconnect, drain and release. The channel's CQ, QP and context
+ * rings themselves are made and destroyed by ch_qp.c.
  *
  * A channel is created by the login code in cm.c. Until it owns a LIO
  * session it is torn down with srpt_ch_destroy_unstarted(); afterwards only
@@ -17,10 +18,7 @@
 #include <linux/slab.h>
 #include <linux/delay.h>
 #include <linux/timekeeping.h>
-#include <rdma/ib_cache.h>
 #include "srpt.h"
-#include "srpt_debug.h"
-#include "srpt_io.h"
 #include "srpt_login.h"
 #include "srpt_names.h"
 #include "srpt_trace.h"
@@ -230,17 +228,6 @@ bool srpt_set_ch_state(struct srpt_rdma_ch *ch, enum rdma_ch_state new)
 	return changed;
 }
 
-static enum rdma_ch_state srpt_get_ch_state(struct srpt_rdma_ch *ch)
-{
-	unsigned long flags;
-	enum rdma_ch_state state;
-
-	spin_lock_irqsave(&ch->spinlock, flags);
-	state = ch->state;
-	spin_unlock_irqrestore(&ch->spinlock, flags);
-	return state;
-}
-
 static void srpt_free_ch(struct kref *kref)
 {
 	struct srpt_rdma_ch *ch = container_of(kref, struct srpt_rdma_ch,
@@ -253,34 +240,6 @@ static void srpt_free_ch(struct kref *kref)
 		wake_up(&sport->ch_wq);
 	srpt_port_put_ref(sport);
 	kfree_rcu(ch, rcu);
-}
-
-/* QP event handler; @ptr is the channel (qp_context). */
-static void srpt_qp_event(struct ib_event *event, void *ptr)
-{
-	struct srpt_rdma_ch *ch = ptr;
-
-	switch (event->event) {
-	case IB_EVENT_COMM_EST:
-		/* the release work may have destroyed the cm_id already */
-		if (srpt_get_ch_state(ch) >= CH_DRAINING)
-			break;
-		if (ch->using_rdma_cm)
-			rdma_notify(ch->rdma_cm.cm_id, event->event);
-		else
-			ib_cm_notify(ch->ib_cm.cm_id, event->event);
-		break;
-	case IB_EVENT_QP_LAST_WQE_REACHED:
-		srpt_ch_dbg(ch, "last WQE reached\n");
-		complete(&ch->last_wqe);
-		break;
-	default:
-		srpt_ch_err_ratelimited(ch, "received QP event %s (%d) in state %s\n",
-					ib_event_msg(event->event),
-					event->event,
-					srpt_ch_state_name(srpt_get_ch_state(ch)));
-		break;
-	}
 }
 
 static int srpt_zerolength_write(struct srpt_rdma_ch *ch, struct ib_cqe *cqe)
@@ -334,294 +293,6 @@ static void srpt_close_write_done(struct ib_cq *cq, struct ib_wc *wc)
 	else
 		srpt_ch_dbg(ch, "zero-length write completed in state %s\n",
 			    srpt_ch_state_name(srpt_get_ch_state(ch)));
-}
-
-static int srpt_ch_qp_init(struct srpt_rdma_ch *ch, struct ib_qp *qp)
-{
-	struct srpt_port *sport = ch->sport;
-	struct ib_qp_attr *attr;
-	u16 pkey_index = 0;
-	int ret;
-
-	attr = kzalloc(sizeof(*attr), GFP_KERNEL);
-	if (!attr)
-		return -ENOMEM;
-	ret = ib_find_cached_pkey(sport->sdev->device, sport->port, ch->pkey,
-				  &pkey_index);
-	if (ret) {
-		srpt_ch_warn_ratelimited(ch, "P_Key %#x not found; using index 0\n",
-					 ch->pkey);
-		pkey_index = 0;
-	}
-	attr->qp_state = IB_QPS_INIT;
-	attr->qp_access_flags = IB_ACCESS_LOCAL_WRITE;
-	attr->port_num = sport->port;
-	attr->pkey_index = pkey_index;
-	ret = ib_modify_qp(qp, attr, IB_QP_STATE | IB_QP_ACCESS_FLAGS |
-			   IB_QP_PORT | IB_QP_PKEY_INDEX);
-	kfree(attr);
-	return ret;
-}
-
-static int srpt_ch_qp_modify_cm(struct srpt_rdma_ch *ch,
-				enum ib_qp_state state)
-{
-	struct ib_qp_attr *attr;
-	int mask, ret;
-
-	attr = kzalloc(sizeof(*attr), GFP_KERNEL);
-	if (!attr)
-		return -ENOMEM;
-	attr->qp_state = state;
-	ret = ib_cm_init_qp_attr(ch->ib_cm.cm_id, attr, &mask);
-	if (ret)
-		goto out;
-	if (state == IB_QPS_RTR)
-		attr->max_dest_rd_atomic = SRPT_RDMA_DEPTH;
-	else
-		attr->max_rd_atomic = SRPT_RDMA_DEPTH;
-	ret = ib_modify_qp(ch->qp, attr, mask);
-out:
-	kfree(attr);
-	return ret;
-}
-
-/**
- * srpt_ch_qp_rtr() - move the QP of an IB CM channel to RTR.
- * @ch: the channel.
- *
- * Return: 0 or a negative errno.
- */
-int srpt_ch_qp_rtr(struct srpt_rdma_ch *ch)
-{
-	return srpt_ch_qp_modify_cm(ch, IB_QPS_RTR);
-}
-
-/**
- * srpt_ch_qp_rts() - move the QP of an IB CM channel to RTS.
- * @ch: the channel.
- *
- * Return: 0 or a negative errno.
- */
-int srpt_ch_qp_rts(struct srpt_rdma_ch *ch)
-{
-	return srpt_ch_qp_modify_cm(ch, IB_QPS_RTS);
-}
-
-static int srpt_ch_qp_err(struct srpt_rdma_ch *ch)
-{
-	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
-
-	return ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
-}
-
-/*
- * Destroy the QP and put the CQ. An RDMA CM QP goes through its cm_id while
- * that still exists (login reject path); the release work destroys the
- * cm_id first and then the QP directly.
- */
-static void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
-{
-	if (!ch->qp)
-		return;
-	if (ch->using_rdma_cm && ch->rdma_cm.cm_id)
-		rdma_destroy_qp(ch->rdma_cm.cm_id);
-	else
-		ib_destroy_qp(ch->qp);
-	ch->qp = NULL;
-	ib_cq_pool_put(ch->cq, ch->cq_size);
-	ch->cq = NULL;
-}
-
-/* Create CQ and QP once with @sq_size send queue entries. */
-static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
-				 bool use_srq)
-{
-	struct srpt_device *sdev = ch->sport->sdev;
-	const struct ib_device_attr *attrs = &sdev->device->attrs;
-	u32 max_qp_wr = srpt_debug_max_qp_wr(attrs->max_qp_wr);
-	struct ib_qp_init_attr *init;
-	u32 max_send_wr;
-	struct ib_qp *qp;
-	int ret;
-
-	ch->cq_size = ch->rq_size + sq_size;
-	ch->cq = ib_cq_pool_get(sdev->device, ch->cq_size, -1,
-				IB_POLL_WORKQUEUE);
-	if (IS_ERR(ch->cq)) {
-		ret = PTR_ERR(ch->cq);
-		ch->cq = NULL;
-		srpt_ch_err_ratelimited(ch, "allocating a CQ with %u entries failed: %d\n",
-					ch->cq_size, ret);
-		return ret;
-	}
-
-	init = kzalloc(sizeof(*init), GFP_KERNEL);
-	if (!init) {
-		ret = -ENOMEM;
-		goto put_cq;
-	}
-	init->qp_context = ch;
-	init->event_handler = srpt_qp_event;
-	init->send_cq = ch->cq;
-	init->recv_cq = ch->cq;
-	init->sq_sig_type = IB_SIGNAL_REQ_WR;
-	init->qp_type = IB_QPT_RC;
-	/* The spare WRs are for the zero-length writes and the drain. */
-	init->cap.max_send_wr = min_t(u32, sq_size / 2,
-				      max_qp_wr - SRPT_SQ_SPARE_WRS) +
-				SRPT_SQ_SPARE_WRS;
-	init->cap.max_rdma_ctxs = sq_size / 2;
-	init->cap.max_send_sge = attrs->max_send_sge;
-	init->cap.max_recv_sge = 1;
-	init->port_num = ch->sport->port;
-	if (use_srq)
-		init->srq = sdev->srq;
-	else
-		init->cap.max_recv_wr = ch->rq_size + 1;	/* drain marker */
-
-	if (ch->using_rdma_cm) {
-		ret = rdma_create_qp(ch->rdma_cm.cm_id, sdev->pd, init);
-		if (ret)
-			goto free_init;
-		ch->qp = ch->rdma_cm.cm_id->qp;
-	} else {
-		qp = ib_create_qp(sdev->pd, init);
-		if (IS_ERR(qp)) {
-			ret = PTR_ERR(qp);
-			goto free_init;
-		}
-		ret = srpt_ch_qp_init(ch, qp);
-		if (ret) {
-			ib_destroy_qp(qp);
-			goto free_init;
-		}
-		ch->qp = qp;
-	}
-	/*
-	 * The core added the WRs of the rdma_rw contexts to max_send_wr and
-	 * capped the sum at max_qp_wr, which a debug build may lower.
-	 */
-	max_send_wr = min(init->cap.max_send_wr, max_qp_wr);
-	atomic_set(&ch->sq_wr_avail, max_send_wr - SRPT_SQ_SPARE_WRS);
-	ch->sq_wr_max = min(sq_size / 2, max_send_wr - SRPT_SQ_SPARE_WRS);
-	srpt_ch_dbg(ch, "cq_size %u, sq_size %u, max_send_wr %u, rq_size %d\n",
-		    ch->cq_size, sq_size, max_send_wr, ch->rq_size);
-	kfree(init);
-	return 0;
-
-free_init:
-	kfree(init);
-put_cq:
-	ib_cq_pool_put(ch->cq, ch->cq_size);
-	ch->cq = NULL;
-	return ret;
-}
-
-/*
- * Create the CQ and QP of a channel, halving the send queue size after
- * each failure until SRPT_MIN_SQ_SIZE, and post the receive ring.
- */
-static int srpt_ch_create_qp(struct srpt_rdma_ch *ch, bool use_srq)
-{
-	struct srpt_device *sdev = ch->sport->sdev;
-	u32 max_cqe = sdev->device->attrs.max_cqe;
-	u32 sq_size = max_t(u32, ch->sport->port_attrib.srp_sq_size,
-			    SRPT_MIN_SQ_SIZE);
-	int i, ret;
-
-	/*
-	 * The CQ takes rq_size + sq_size entries and the CQ pool cannot give
-	 * more than max_cqe in one CQ: asked for more, ib_cq_pool_get() keeps
-	 * allocating CQs that are all too small. srpt_login_rq_size() left
-	 * room for SRPT_MIN_SQ_SIZE; the send queue gets what is left.
-	 */
-	if (max_cqe > (u32)ch->rq_size &&
-	    sq_size > max_cqe - (u32)ch->rq_size)
-		sq_size = max_t(u32, max_cqe - ch->rq_size, SRPT_MIN_SQ_SIZE);
-
-	for (;;) {
-		ret = srpt_ch_try_create_qp(ch, sq_size, use_srq);
-		if (ret == 0)
-			break;
-		if (sq_size <= SRPT_MIN_SQ_SIZE) {
-			srpt_ch_err_ratelimited(ch, "creating a QP failed: %d\n",
-						ret);
-			return ret;
-		}
-		sq_size = max_t(u32, sq_size / 2, SRPT_MIN_SQ_SIZE);
-		srpt_ch_dbg(ch, "retrying QP creation with sq_size %u\n",
-			    sq_size);
-	}
-
-	if (use_srq)
-		return 0;
-	for (i = 0; i < ch->rq_size; i++) {
-		ret = srpt_post_recv(sdev, ch, ch->ioctx_recv_ring[i]);
-		if (ret) {
-			srpt_ch_err_ratelimited(ch, "posting receive %d failed: %d\n",
-						i, ret);
-			srpt_ch_destroy_qp(ch);
-			return ret;
-		}
-	}
-	return 0;
-}
-
-static void srpt_ch_free_rings(struct srpt_rdma_ch *ch)
-{
-	struct srpt_device *sdev = ch->sport->sdev;
-
-	if (ch->ioctx_recv_ring)
-		srpt_free_recv_ring(sdev, ch->ioctx_recv_ring, ch->rq_size,
-				    ch->req_buf_cache);
-	ch->ioctx_recv_ring = NULL;
-	if (ch->req_buf_cache)
-		srpt_cache_put(ch->req_buf_cache);
-	ch->req_buf_cache = NULL;
-	if (ch->ioctx_ring)
-		srpt_free_send_ring(ch, ch->ioctx_ring, ch->rq_size,
-				    ch->rsp_buf_cache);
-	ch->ioctx_ring = NULL;
-	if (ch->rsp_buf_cache)
-		srpt_cache_put(ch->rsp_buf_cache);
-	ch->rsp_buf_cache = NULL;
-}
-
-static int srpt_ch_alloc_rings(struct srpt_rdma_ch *ch, bool use_srq)
-{
-	struct srpt_device *sdev = ch->sport->sdev;
-	u32 align = srpt_login_imm_align(ch->imm_data_offset);
-	struct kmem_cache *cache;
-
-	cache = srpt_cache_get(ch->max_rsp_size);
-	if (IS_ERR_OR_NULL(cache))
-		return -ENOMEM;
-	ch->rsp_buf_cache = cache;
-	ch->ioctx_ring = srpt_alloc_send_ring(ch, ch->rq_size, cache,
-					      srpt_send_done);
-	if (IS_ERR_OR_NULL(ch->ioctx_ring)) {
-		ch->ioctx_ring = NULL;
-		goto fail;
-	}
-	if (use_srq)
-		return 0;
-
-	cache = srpt_cache_get(align + ch->imm_data_offset + srp_max_req_size);
-	if (IS_ERR_OR_NULL(cache))
-		goto fail;
-	ch->req_buf_cache = cache;
-	ch->ioctx_recv_ring = srpt_alloc_recv_ring(sdev, ch->rq_size, cache,
-						   align, srpt_recv_done);
-	if (IS_ERR_OR_NULL(ch->ioctx_recv_ring)) {
-		ch->ioctx_recv_ring = NULL;
-		goto fail;
-	}
-	return 0;
-
-fail:
-	srpt_ch_free_rings(ch);
-	return -ENOMEM;
 }
 
 static void srpt_release_channel_work(struct work_struct *w);
