@@ -58,6 +58,7 @@ enum {
 	SRPT_MAX_MAX_RDMA_SIZE	= 1U << 24,
 	SRPT_DEF_CH_DATA_MB	= 128,	/* = SRPT_MAX_CMD_DATA_LEN */
 	SRPT_MAX_CH_DATA_MB	= 1U << 20,
+	SRPT_DEF_CH_SPARE_KB	= 512,
 	SRPT_RDMA_DEPTH		= 4,	/* responder resources, initiator depth */
 	SRPT_RDMA_CM_BACKLOG	= 128,
 	SRPT_NAME_LEN		= 64,
@@ -447,6 +448,12 @@ enum srpt_command_state {
  * @rsp_delta: credits it grants (taken by srpt_credits_take()).
  * @rsp_state: state the command enters when it is posted.
  * @sense_data: sense buffer given to LIO.
+ * @spare_sg: data buffer this context keeps from an earlier command for the
+ *	      next one of the same number of pages (srpt_spare_reuse() in
+ *	      ioctx.c), or NULL; while a command uses it, its rw context
+ *	      points at it too. Owned by the context: touched only by the
+ *	      command that holds the tag, and freed with the send ring.
+ * @spare_nents: pages (scatterlist entries) of @spare_sg.
  */
 struct srpt_send_ioctx {
 	struct srpt_ioctx	ioctx;
@@ -470,6 +477,8 @@ struct srpt_send_ioctx {
 	u32			rsp_delta;
 	enum srpt_command_state	rsp_state;
 	u8			sense_data[TRANSPORT_SENSE_BUFFER];
+	struct scatterlist	*spare_sg;
+	u32			spare_nents;
 };
 
 /**
@@ -570,6 +579,10 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  *		hold (page-rounded per descriptor), charged against
  *		srpt_ch_data_mb in the CQ context when a command is received,
  *		given back when its buffers are freed (any context).
+ * @spare_pages: pages the send contexts keep as spare data buffers
+ *		 (srpt_send_ioctx.spare_sg), at most srpt_ch_spare_kb;
+ *		 added to when a context keeps a buffer, subtracted from
+ *		 when it frees one (any context).
  * @sport: the port; the channel holds a port reference.
  * @max_ti_iu_len: largest IU the initiator accepts (limits sense data).
  * @req_lim: diagnostics counter of outstanding credits.
@@ -694,6 +707,7 @@ struct srpt_rdma_ch {
 	atomic_t		sq_wr_avail;
 	u32			sq_wr_max;
 	atomic64_t		data_bytes;
+	atomic_t		spare_pages;
 	struct srpt_port	*sport;
 	int			max_ti_iu_len;
 	atomic_t		req_lim;
@@ -755,6 +769,7 @@ extern u64 srpt_service_guid;
 extern unsigned int srp_max_req_size;
 extern unsigned int srpt_srq_size;
 extern unsigned int srpt_ch_data_mb;
+extern unsigned int srpt_ch_spare_kb;
 extern struct ib_client srpt_client;
 
 /* port.c: the port table */

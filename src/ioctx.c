@@ -305,6 +305,19 @@ struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
 	return ring;
 }
 
+/*
+ * Free the spare data buffer of @sio, if it keeps one (srpt_spare_keep()).
+ */
+static void srpt_spare_free(struct srpt_send_ioctx *sio)
+{
+	if (!sio->spare_sg)
+		return;
+	target_free_sgl(sio->spare_sg, sio->spare_nents);
+	atomic_sub(sio->spare_nents, &sio->ch->spare_pages);
+	sio->spare_sg = NULL;
+	sio->spare_nents = 0;
+}
+
 /**
  * srpt_free_send_ring() - free a ring from srpt_alloc_send_ring().
  * @ch: the channel.
@@ -318,9 +331,14 @@ void srpt_free_send_ring(struct srpt_rdma_ch *ch,
 			 struct srpt_send_ioctx **ring, int ring_size,
 			 struct kmem_cache *buf_cache)
 {
-	if (ring)
-		srpt_free_ring(ch->sport->sdev, (void **)ring, ring_size,
-			       buf_cache, DMA_TO_DEVICE);
+	int i;
+
+	if (!ring)
+		return;
+	for (i = 0; i < ring_size; i++)
+		srpt_spare_free(ring[i]);
+	srpt_free_ring(ch->sport->sdev, (void **)ring, ring_size, buf_cache,
+		       DMA_TO_DEVICE);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -357,7 +375,91 @@ static void srpt_unmap_rw_ctxs(struct srpt_send_ioctx *sio)
 	sio->n_rdma = 0;
 }
 
-/* Tear down the rw contexts of @sio and free its first @n buffers. */
+/**
+ * srpt_spare_reuse() - give a command the spare data buffer of its context.
+ * @sio: send context of a command with one data descriptor.
+ * @ctx: its rw context, whose buffer is to be set.
+ * @len: length of the descriptor, not zero.
+ *
+ * Why spare buffers: allocating the data buffer of every command and
+ * freeing it again costs the page allocator twice per command, and the
+ * kernels of most distributions zero every page they hand out
+ * (init_on_alloc=1), which for a 4 KiB command is more work than the rest
+ * of this driver does for it (scripts/benchmark.sh --profile; issue 13).
+ * A context that keeps the buffer of its last command (srpt_spare_keep())
+ * hands it to the next command that needs the same number of pages. The
+ * old contents are data of an earlier command of the same channel, i.e.
+ * of the same initiator, and cannot reach it: a data-out buffer is
+ * overwritten by the RDMA READ of the whole descriptor before LIO sees it,
+ * and of a data-in buffer only the bytes LIO produced are sent
+ * (srpt_map_rw_ctxs()); commands whose buffer must start zeroed
+ * (srpt_data_in_zero()) never get a spare one. A spare buffer of another
+ * size is freed, so that the next buffer kept fits what the channel does
+ * now.
+ *
+ * Return: true if @ctx now uses the spare buffer.
+ */
+static bool srpt_spare_reuse(struct srpt_send_ioctx *sio,
+			     struct srpt_rw_ctx *ctx, u32 len)
+{
+	unsigned int i, n = DIV_ROUND_UP(len, PAGE_SIZE);
+	struct scatterlist *sg;
+
+	if (!sio->spare_sg)
+		return false;
+	if (sio->spare_nents != n) {
+		srpt_spare_free(sio);
+		return false;
+	}
+	/* The lengths of the last use may have been trimmed (srpt_sg_trim()). */
+	for_each_sg(sio->spare_sg, sg, n, i) {
+		sg->length = min_t(u32, len, PAGE_SIZE);
+		len -= sg->length;
+	}
+	ctx->sg = sio->spare_sg;
+	ctx->nents = n;
+	/* 307-short-read turns this on to see that a spare buffer was used. */
+	srpt_ch_dbg(sio->ch, "tag %#llx: spare buffer of %u pages\n",
+		    sio->cmd.tag, n);
+	return true;
+}
+
+/**
+ * srpt_spare_keep() - keep the data buffer of a finished command.
+ * @sio: send context; it keeps no spare buffer.
+ * @ctx: the only rw context of the command.
+ *
+ * The channel's send contexts together keep at most srpt_ch_spare_kb of
+ * spare buffers (module parameter, default 512 KiB: one page for each of
+ * the 128 contexts at the default depth; LIO's tag allocator hands out
+ * all tags of a session in turn, so even at queue depth 1 every context
+ * runs commands; the in-kernel driver frees every buffer).
+ * They are freed with the send ring (srpt_free_send_ring()).
+ *
+ * Return: true if @sio now keeps the buffer of @ctx.
+ */
+static bool srpt_spare_keep(struct srpt_send_ioctx *sio,
+			    struct srpt_rw_ctx *ctx)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	unsigned int limit = READ_ONCE(srpt_ch_spare_kb) / (PAGE_SIZE / 1024);
+
+	if (ctx->nents > limit)
+		return false;
+	if (atomic_add_return(ctx->nents, &ch->spare_pages) > limit) {
+		atomic_sub(ctx->nents, &ch->spare_pages);
+		return false;
+	}
+	sio->spare_sg = ctx->sg;
+	sio->spare_nents = ctx->nents;
+	return true;
+}
+
+/*
+ * Tear down the rw contexts of @sio and free its first @n buffers; the
+ * buffer of a command with one descriptor may stay with @sio as its spare
+ * one instead (srpt_spare_reuse()).
+ */
 void srpt_free_rw_ctxs(struct srpt_send_ioctx *sio, u32 n)
 {
 	u32 i;
@@ -366,6 +468,10 @@ void srpt_free_rw_ctxs(struct srpt_send_ioctx *sio, u32 n)
 	for (i = 0; i < n; i++) {
 		struct srpt_rw_ctx *ctx = &sio->rw_ctxs[i];
 
+		if (sio->spare_sg && ctx->sg == sio->spare_sg)
+			continue;
+		if (n == 1 && !sio->spare_sg && srpt_spare_keep(sio, ctx))
+			continue;
 		target_free_sgl(ctx->sg, ctx->nents);
 	}
 	if (sio->rw_ctxs != &sio->s_rw_ctx)
@@ -611,10 +717,12 @@ int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 		u64 va;
 
 		srpt_iu_get_desc(iu, desc, i, &va, &key, &len);
-		ret = target_alloc_sgl(&ctx->sg, &ctx->nents, len, zero,
-				       i + 1 < nbufs);
-		if (ret)
-			goto unwind;
+		if (nbufs > 1 || zero || !srpt_spare_reuse(sio, ctx, len)) {
+			ret = target_alloc_sgl(&ctx->sg, &ctx->nents, len,
+					       zero, i + 1 < nbufs);
+			if (ret)
+				goto unwind;
+		}
 		ctx->rw_nents = 0;
 		ctx->remote_addr = va;
 		ctx->rkey = key;

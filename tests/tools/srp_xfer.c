@@ -54,6 +54,15 @@
  *                raced_round=R and stop: the race the hook widens
  *                happened. Rounds also stop at the first that misses a
  *                response
+ *     -P CDB     first send a command with this CDB and the same
+ *                descriptor and wait for its response, PRIMES times one
+ *                after the other (prime_rsp=STATUS of the last), fill the
+ *                region with the pattern again, then go on as usual.
+ *                LIO's tag allocator (sbitmap) hands out the tags of a
+ *                session in turn and takes freed ones back only when it
+ *                wraps around, so after more commands than the channel
+ *                has tags (128 at the target's default depth) each of the
+ *                target's send contexts has run one of them
  *     -R N       set the minimum RNR NAK timer of this QP to N (IB
  *                encoding, 1..31; e.g. 14 = 1.28 ms) once connected, so
  *                that the target retries a refused response quickly
@@ -103,6 +112,8 @@ struct login_req_rdma {
 };
 
 #define ABORT_TAG	0xdead0000ULL
+#define PRIME_TAG	0xfff0	/* the -P command */
+#define PRIMES		160	/* times it is sent */
 
 static int timeout_ms = 5000;
 
@@ -268,6 +279,62 @@ static int expect(struct rdma_event_channel *ec, enum rdma_cm_event_type t)
 	return ok ? 0 : -1;
 }
 
+/*
+ * prime() - send one SRP_CMD with @cdb and the descriptor of the commands
+ * (tag PRIME_TAG) and wait for its response; print prime_rsp=STATUS if it
+ * is the @last one or failed.
+ * Return: 0 once a GOOD response came, 1 otherwise.
+ */
+static int prime(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *smr,
+		 struct ibv_mr *rmr, uint8_t *sbuf, uint8_t *rbuf,
+		 const uint8_t *cdb, int data_in, uint64_t va, uint32_t rkey,
+		 uint32_t desc_len, int timeout_ms, int last)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)rbuf,
+		.length = RSP_BUF_LEN,
+		.lkey = rmr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = 0, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+	long long deadline = now_ms() + timeout_ms;
+	uint8_t *c = sbuf;
+	struct ibv_wc wc;
+
+	memset(c, 0, CMD_LEN);
+	c[0] = 0x02;			/* SRP_CMD */
+	if (desc_len)
+		c[5] = data_in ? 0x01 : 0x10;	/* direct descriptor */
+	put_be64(c + 8, PRIME_TAG);
+	memcpy(c + 32, cdb, 16);
+	put_be64(c + 48, va);
+	put_be32(c + 56, rkey);
+	put_be32(c + 60, desc_len);
+	if (ibv_post_recv(qp, &wr, &bad) ||
+	    post_iu(qp, smr, c, desc_len ? CMD_LEN : 48, 2000)) {
+		printf("prime_rsp=error\n");
+		return 1;
+	}
+	while (now_ms() < deadline) {
+		if (ibv_poll_cq(cq, 1, &wc) <= 0) {
+			usleep(1000);
+			continue;
+		}
+		if (wc.wr_id >= 1000)
+			continue;	/* the send */
+		if (wc.status != IBV_WC_SUCCESS || wc.byte_len < 36 ||
+		    rbuf[0] != 0xc1) {
+			printf("prime_rsp=bad\n");
+			return 1;
+		}
+		if (last || rbuf[19])
+			printf("prime_rsp=%02x\n", rbuf[19]);
+		return rbuf[19] != 0;
+	}
+	printf("prime_rsp=none\n");
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *addr = NULL, *port = "5555";
@@ -291,13 +358,14 @@ int main(int argc, char **argv)
 	long long deadline;
 	long mem_before = -1, mem_held = -1;
 	const char *kmsg_text = NULL, *end_text = NULL;
-	int kmsg_fd = -1, rounds = 1, round, all_ok = 1;
+	int kmsg_fd = -1, rounds = 1, round, all_ok = 1, have_prime = 0;
+	uint8_t prime_cdb[16];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&req, 0, sizeof(req));
 	memset(cdb, 0, sizeof(cdb));
 	req.initiator_port_id[15] = 1;
-	while ((opt = getopt(argc, argv, "a:p:g:i:c:D:d:m:e:n:w:T:A:W:R:K:r:E:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:g:i:c:D:d:m:e:n:w:T:A:W:R:K:r:E:P:")) != -1) {
 		switch (opt) {
 		case 'a':
 			addr = optarg;
@@ -357,6 +425,12 @@ int main(int argc, char **argv)
 			break;
 		case 'E':
 			end_text = optarg;
+			break;
+		case 'P':
+			memset(prime_cdb, 0, sizeof(prime_cdb));
+			if (parse_hex(optarg, prime_cdb, 16) < 1)
+				goto usage;
+			have_prime = 1;
 			break;
 		default:
 			goto usage;
@@ -474,7 +548,14 @@ int main(int argc, char **argv)
 			printf("min_rnr_timer=%d\n", min_rnr);
 	}
 
-	for (round = 1; round <= rounds; round++) {
+	for (i = 0; have_prime && all_ok && i < PRIMES; i++)
+		if (prime(id->qp, cq, smr, rmr, sbuf, rbuf, prime_cdb, data_in,
+			  (uintptr_t)data, dmr->rkey, desc_len, timeout_ms,
+			  i + 1 == PRIMES))
+			all_ok = 0;
+	memset(data, PATTERN, mr_len);
+
+	for (round = 1; all_ok && round <= rounds; round++) {
 		char end_msg[512];
 		const char *v;
 		int a, b;
@@ -655,7 +736,7 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr,
-		"usage: %s -a ADDR [-p PORT] -g GUID -c CDB [-i HEX32] [-D in|out] [-d LEN] [-m LEN] [-e LEN] [-n N] [-w MS] [-T MS] [-A MS [-W MS [-K TEXT [-E TEXT]]] [-r N]] [-R N]\n",
+		"usage: %s -a ADDR [-p PORT] -g GUID -c CDB [-i HEX32] [-D in|out] [-d LEN] [-m LEN] [-e LEN] [-n N] [-w MS] [-T MS] [-A MS [-W MS [-K TEXT [-E TEXT]]] [-r N]] [-P CDB] [-R N]\n",
 		argv[0]);
 	return 2;
 }

@@ -15,7 +15,14 @@
 #    the transfer only when the command completes (one LUN: 16 bytes,
 #    target_complete_cmd_with_length): at most 16 bytes written, DIUNDER
 #    with 4080;
-#  - READ(10) of 1 block with an exact 512-byte descriptor: no residual.
+#  - READ(10) of 1 block with an exact 512-byte descriptor: no residual;
+#  - READ(10) of 1 block with a 4 KiB descriptor after 160 READ(10)s of 8
+#    blocks (4 KiB) on the same connection (srp_xfer -P): every send
+#    context of the channel has kept the full 4 KiB buffer of one of them
+#    (srpt_spare_reuse(), docs/design.md "Spare data buffers"), so the
+#    last command gets such a buffer, and still only 512 bytes may reach
+#    the initiator; the dynamic debug line of srpt_spare_reuse() shows
+#    that the buffer was reused.
 # vmtest-timeout: 180
 
 
@@ -101,5 +108,26 @@ xfer report-luns -c a0000000000000001000000000 -d 4096 -e 16 &&
 # READ(10) of 1 block with an exact descriptor
 xfer read10-exact -c 28000000000000000100 -d 512 -m 4096 -e 512 &&
 	check_short read10-exact 512 1 0
+
+# READ(10) of 1 block after READ(10)s of 8 blocks into the same 4 KiB
+dbg=0
+is_ref || { dyndbg srpt_spare_reuse on && dbg=1; }
+dmesg_mark
+xfer read10-4k-spare -P 28000000000000000800 -c 28000000000000000100 \
+	-d 4096 -e 512 && check_short read10-4k-spare 512 1 3584
+[ "$(val prime_rsp)" = 00 ] || fail read10-4k-spare-prime "status of the 4 KiB READs: $(val prime_rsp)"
+# srp_xfer writes its tags big-endian, the driver logs the 8 bytes as a
+# little-endian u64: tag 1 (the command after the -P ones) reads as 1 << 56
+n=$(count_since 'tag 0x100000000000000: spare buffer of 1 pages')
+[ "$dbg" = 1 ] && dyndbg srpt_spare_reuse off
+if ours read10-4k-spare-reused; then
+	if [ "$dbg" = 0 ]; then
+		skip read10-4k-spare-reused "no dynamic debug: $ERR"
+	elif [ "$n" -ge 1 ]; then
+		pass read10-4k-spare-reused "tag 1 got a spare buffer of 1 page ($(count_since 'spare buffer') commands in all)"
+	else
+		fail read10-4k-spare-reused "the last command did not get a spare buffer ($(count_since 'spare buffer') of the READs before it did)"
+	fi
+fi
 
 teardown_target || fail teardown "configuration left behind"
