@@ -17,6 +17,7 @@
 #include <linux/completion.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/scatterlist.h>
@@ -413,6 +414,26 @@ enum srpt_command_state {
 };
 
 /**
+ * struct srpt_spare - a data buffer in a channel's pool of spare buffers.
+ * @node: entry in srpt_rdma_ch.spare_list while @in_pool.
+ * @sg: the buffer (target_alloc_sgl() of @nents pages, not chainable).
+ * @nents: its pages.
+ * @in_pool: @node is on the list. Set by the context that owns this entry
+ *	     (embedded in its struct srpt_send_ioctx) when it adds it;
+ *	     cleared with release semantics by the one taker of the pool
+ *	     once it has read @sg and @nents. While it is set the owner
+ *	     frees the buffers of its commands instead of adding them.
+ *
+ * See "Spare data buffers" in docs/design.md.
+ */
+struct srpt_spare {
+	struct llist_node	node;
+	struct scatterlist	*sg;
+	u32			nents;
+	bool			in_pool;
+};
+
+/**
  * struct srpt_send_ioctx - send context, one per LIO tag.
  * @ioctx: common part (@ioctx.buf holds the SRP_RSP).
  * @ch: owning channel; immutable.
@@ -448,12 +469,8 @@ enum srpt_command_state {
  * @rsp_delta: credits it grants (taken by srpt_credits_take()).
  * @rsp_state: state the command enters when it is posted.
  * @sense_data: sense buffer given to LIO.
- * @spare_sg: data buffer this context keeps from an earlier command for the
- *	      next one of the same number of pages (srpt_spare_reuse() in
- *	      ioctx.c), or NULL; while a command uses it, its rw context
- *	      points at it too. Owned by the context: touched only by the
- *	      command that holds the tag, and freed with the send ring.
- * @spare_nents: pages (scatterlist entries) of @spare_sg.
+ * @spare: how this context puts the buffer of its last command into the
+ *	    channel's pool of spare buffers (srpt_spare_keep() in ioctx.c).
  */
 struct srpt_send_ioctx {
 	struct srpt_ioctx	ioctx;
@@ -477,8 +494,7 @@ struct srpt_send_ioctx {
 	u32			rsp_delta;
 	enum srpt_command_state	rsp_state;
 	u8			sense_data[TRANSPORT_SENSE_BUFFER];
-	struct scatterlist	*spare_sg;
-	u32			spare_nents;
+	struct srpt_spare	spare;
 };
 
 /**
@@ -579,10 +595,14 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  *		hold (page-rounded per descriptor), charged against
  *		srpt_ch_data_mb in the CQ context when a command is received,
  *		given back when its buffers are freed (any context).
- * @spare_pages: pages the send contexts keep as spare data buffers
- *		 (srpt_send_ioctx.spare_sg), at most srpt_ch_spare_kb;
- *		 added to when a context keeps a buffer, subtracted from
- *		 when it frees one (any context).
+ * @spare_list: pool of spare data buffers (struct srpt_spare), last in,
+ *		first out: commands add the buffers they are done with from
+ *		any context (llist_add()); only the caller that holds
+ *		@wait_busy takes from it (llist_del_first(), which allows one
+ *		taker without a lock), when it sets up a command's data
+ *		(srpt_spare_reuse()). Emptied when the send ring is freed.
+ * @spare_pages: pages of the buffers on @spare_list, at most
+ *		 srpt_ch_spare_kb.
  * @sport: the port; the channel holds a port reference.
  * @max_ti_iu_len: largest IU the initiator accepts (limits sense data).
  * @req_lim: diagnostics counter of outstanding credits.
@@ -707,6 +727,7 @@ struct srpt_rdma_ch {
 	atomic_t		sq_wr_avail;
 	u32			sq_wr_max;
 	atomic64_t		data_bytes;
+	struct llist_head	spare_list;
 	atomic_t		spare_pages;
 	struct srpt_port	*sport;
 	int			max_ti_iu_len;

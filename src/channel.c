@@ -333,6 +333,7 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 	INIT_LIST_HEAD(&ch->cmd_wait_list);
 	spin_lock_init(&ch->rsp_lock);
 	INIT_LIST_HEAD(&ch->rsp_wait_list);
+	init_llist_head(&ch->spare_list);
 	INIT_WORK(&ch->wait_work, srpt_wait_list_work);
 	init_completion(&ch->last_wqe);
 	INIT_WORK(&ch->release_work, srpt_release_channel_work);

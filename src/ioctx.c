@@ -306,16 +306,20 @@ struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
 }
 
 /*
- * Free the spare data buffer of @sio, if it keeps one (srpt_spare_keep()).
+ * Free the buffers in the pool of spare data buffers of @ch; no command of
+ * @ch may be left (nothing adds to the pool any more).
  */
-static void srpt_spare_free(struct srpt_send_ioctx *sio)
+static void srpt_spare_drain(struct srpt_rdma_ch *ch)
 {
-	if (!sio->spare_sg)
-		return;
-	target_free_sgl(sio->spare_sg, sio->spare_nents);
-	atomic_sub(sio->spare_nents, &sio->ch->spare_pages);
-	sio->spare_sg = NULL;
-	sio->spare_nents = 0;
+	struct srpt_spare *sp, *next;
+
+	llist_for_each_entry_safe(sp, next, llist_del_all(&ch->spare_list),
+				  node) {
+		target_free_sgl(sp->sg, sp->nents);
+		atomic_sub(sp->nents, &ch->spare_pages);
+		sp->in_pool = false;
+	}
+	WARN_ON_ONCE(atomic_read(&ch->spare_pages));
 }
 
 /**
@@ -331,12 +335,10 @@ void srpt_free_send_ring(struct srpt_rdma_ch *ch,
 			 struct srpt_send_ioctx **ring, int ring_size,
 			 struct kmem_cache *buf_cache)
 {
-	int i;
-
 	if (!ring)
 		return;
-	for (i = 0; i < ring_size; i++)
-		srpt_spare_free(ring[i]);
+	/* the pool's entries live in the contexts */
+	srpt_spare_drain(ch);
 	srpt_free_ring(ch->sport->sdev, (void **)ring, ring_size, buf_cache,
 		       DMA_TO_DEVICE);
 }
@@ -376,7 +378,8 @@ static void srpt_unmap_rw_ctxs(struct srpt_send_ioctx *sio)
 }
 
 /**
- * srpt_spare_reuse() - give a command the spare data buffer of its context.
+ * srpt_spare_reuse() - give a command the spare data buffer on top of the
+ * channel's pool.
  * @sio: send context of a command with one data descriptor.
  * @ctx: its rw context, whose buffer is to be set.
  * @len: length of the descriptor, not zero.
@@ -386,79 +389,102 @@ static void srpt_unmap_rw_ctxs(struct srpt_send_ioctx *sio)
  * kernels of most distributions zero every page they hand out
  * (init_on_alloc=1), which for a 4 KiB command is more work than the rest
  * of this driver does for it (scripts/benchmark.sh --profile; issue 13).
- * A context that keeps the buffer of its last command (srpt_spare_keep())
- * hands it to the next command that needs the same number of pages. The
- * old contents are data of an earlier command of the same channel, i.e.
- * of the same initiator, and cannot reach it: a data-out buffer is
+ * Commands put their buffers into a pool of the channel (srpt_spare_keep())
+ * and the next command takes the one added last: if it has the number of
+ * pages this command needs, it is used, otherwise it is freed, so that
+ * the pool follows what the channel does now. Last in, first out, the pool
+ * holds about as many buffers as commands run at once.
+ *
+ * The old contents are data of an earlier command of the same channel,
+ * i.e. of the same initiator, and cannot reach it: a data-out buffer is
  * overwritten by the RDMA READ of the whole descriptor before LIO sees it,
  * and of a data-in buffer only the bytes LIO produced are sent
  * (srpt_map_rw_ctxs()); commands whose buffer must start zeroed
- * (srpt_data_in_zero()) never get a spare one. A spare buffer of another
- * size is freed, so that the next buffer kept fits what the channel does
- * now.
+ * (srpt_data_in_zero()) never take one.
  *
- * Return: true if @ctx now uses the spare buffer.
+ * Context: the caller that holds @sio->ch->wait_busy, the one taker of the
+ * pool (see struct srpt_rdma_ch).
+ * Return: true if @ctx now uses a spare buffer.
  */
 static bool srpt_spare_reuse(struct srpt_send_ioctx *sio,
 			     struct srpt_rw_ctx *ctx, u32 len)
 {
+	struct srpt_rdma_ch *ch = sio->ch;
 	unsigned int i, n = DIV_ROUND_UP(len, PAGE_SIZE);
-	struct scatterlist *sg;
+	struct llist_node *node = llist_del_first(&ch->spare_list);
+	struct scatterlist *sgl, *sg;
+	struct srpt_spare *sp;
+	u32 nents;
 
-	if (!sio->spare_sg)
+	if (!node)
 		return false;
-	if (sio->spare_nents != n) {
-		srpt_spare_free(sio);
+	sp = llist_entry(node, struct srpt_spare, node);
+	sgl = sp->sg;
+	nents = sp->nents;
+	/* Its owner may add the next buffer once this is seen. */
+	smp_store_release(&sp->in_pool, false);
+	atomic_sub(nents, &ch->spare_pages);
+	if (nents != n) {
+		target_free_sgl(sgl, nents);
 		return false;
 	}
 	/* The lengths of the last use may have been trimmed (srpt_sg_trim()). */
-	for_each_sg(sio->spare_sg, sg, n, i) {
+	for_each_sg(sgl, sg, n, i) {
 		sg->length = min_t(u32, len, PAGE_SIZE);
 		len -= sg->length;
 	}
-	ctx->sg = sio->spare_sg;
+	ctx->sg = sgl;
 	ctx->nents = n;
 	/* 307-short-read turns this on to see that a spare buffer was used. */
-	srpt_ch_dbg(sio->ch, "tag %#llx: spare buffer of %u pages\n",
-		    sio->cmd.tag, n);
+	srpt_ch_dbg(ch, "tag %#llx: spare buffer of %u pages\n", sio->cmd.tag,
+		    n);
 	return true;
 }
 
 /**
- * srpt_spare_keep() - keep the data buffer of a finished command.
- * @sio: send context; it keeps no spare buffer.
+ * srpt_spare_keep() - put the data buffer of a finished command into the
+ * channel's pool of spare buffers.
+ * @sio: send context.
  * @ctx: the only rw context of the command.
  *
- * The channel's send contexts together keep at most srpt_ch_spare_kb of
- * spare buffers (module parameter, default 512 KiB: one page for each of
- * the 128 contexts at the default depth; LIO's tag allocator hands out
- * all tags of a session in turn, so even at queue depth 1 every context
- * runs commands; the in-kernel driver frees every buffer).
- * They are freed with the send ring (srpt_free_send_ring()).
+ * The pool holds at most srpt_ch_spare_kb of buffers (module parameter,
+ * default 512 KiB); the in-kernel driver frees every buffer. The entry
+ * that goes on the list is the one embedded in @sio: if it is still on
+ * the list with an earlier buffer (nobody took that one yet), this buffer
+ * is freed instead. The pool is emptied with the send ring
+ * (srpt_free_send_ring()).
  *
- * Return: true if @sio now keeps the buffer of @ctx.
+ * Context: any (llist_add() needs no lock).
+ * Return: true if the buffer of @ctx is now in the pool.
  */
 static bool srpt_spare_keep(struct srpt_send_ioctx *sio,
 			    struct srpt_rw_ctx *ctx)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
 	unsigned int limit = READ_ONCE(srpt_ch_spare_kb) / (PAGE_SIZE / 1024);
+	struct srpt_spare *sp = &sio->spare;
 
 	if (ctx->nents > limit)
+		return false;
+	/* pairs with the taker's release: it has read sg and nents */
+	if (smp_load_acquire(&sp->in_pool))
 		return false;
 	if (atomic_add_return(ctx->nents, &ch->spare_pages) > limit) {
 		atomic_sub(ctx->nents, &ch->spare_pages);
 		return false;
 	}
-	sio->spare_sg = ctx->sg;
-	sio->spare_nents = ctx->nents;
+	sp->sg = ctx->sg;
+	sp->nents = ctx->nents;
+	sp->in_pool = true;
+	/* a full barrier: the taker sees the fields above */
+	llist_add(&sp->node, &ch->spare_list);
 	return true;
 }
 
 /*
  * Tear down the rw contexts of @sio and free its first @n buffers; the
- * buffer of a command with one descriptor may stay with @sio as its spare
- * one instead (srpt_spare_reuse()).
+ * buffer of a command with one descriptor may go into the channel's pool
+ * of spare buffers instead (srpt_spare_keep()).
  */
 void srpt_free_rw_ctxs(struct srpt_send_ioctx *sio, u32 n)
 {
@@ -468,9 +494,7 @@ void srpt_free_rw_ctxs(struct srpt_send_ioctx *sio, u32 n)
 	for (i = 0; i < n; i++) {
 		struct srpt_rw_ctx *ctx = &sio->rw_ctxs[i];
 
-		if (sio->spare_sg && ctx->sg == sio->spare_sg)
-			continue;
-		if (n == 1 && !sio->spare_sg && srpt_spare_keep(sio, ctx))
+		if (n == 1 && srpt_spare_keep(sio, ctx))
 			continue;
 		target_free_sgl(ctx->sg, ctx->nents);
 	}

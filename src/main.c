@@ -64,12 +64,11 @@ MODULE_PARM_DESC(srpt_ch_data_mb,
 		 "MiB of data buffers the commands of one channel may hold; commands beyond get TASK SET FULL (1..1048576, default 128)");
 
 /*
- * Spare data buffers one channel's send contexts may keep between
- * commands, in KiB (see srpt_spare_keep() in ioctx.c); 0 keeps none. Not a
- * parameter of the in-kernel driver. Read each time a command's buffer is
- * freed: a new value applies to the buffers kept from then on (those kept
- * already stay with their send context until the channel ends or a command
- * of another size replaces them).
+ * Spare data buffers one channel may keep in its pool between commands,
+ * in KiB (see srpt_spare_keep() in ioctx.c); 0 keeps none. Not a parameter
+ * of the in-kernel driver. Read each time a command's buffer is freed: a
+ * new value applies to the buffers added from then on (those in the pool
+ * stay until a command takes them or the channel ends).
  */
 unsigned int srpt_ch_spare_kb = SRPT_DEF_CH_SPARE_KB;
 module_param(srpt_ch_spare_kb, uint, 0644);

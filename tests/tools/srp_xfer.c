@@ -57,12 +57,10 @@
  *     -P CDB     first send a command with this CDB and the same
  *                descriptor and wait for its response, PRIMES times one
  *                after the other (prime_rsp=STATUS of the last), fill the
- *                region with the pattern again, then go on as usual.
- *                LIO's tag allocator (sbitmap) hands out the tags of a
- *                session in turn and takes freed ones back only when it
- *                wraps around, so after more commands than the channel
- *                has tags (128 at the target's default depth) each of the
- *                target's send contexts has run one of them
+ *                region with the pattern again, then go on as usual
+ *                (srpt-dkms keeps the data buffers of finished commands
+ *                for the next ones: a test can make sure that the
+ *                commands find such buffers)
  *     -R N       set the minimum RNR NAK timer of this QP to N (IB
  *                encoding, 1..31; e.g. 14 = 1.28 ms) once connected, so
  *                that the target retries a refused response quickly
@@ -113,7 +111,7 @@ struct login_req_rdma {
 
 #define ABORT_TAG	0xdead0000ULL
 #define PRIME_TAG	0xfff0	/* the -P command */
-#define PRIMES		160	/* times it is sent */
+#define PRIMES		4	/* times it is sent */
 
 static int timeout_ms = 5000;
 

@@ -16,13 +16,13 @@
 #    target_complete_cmd_with_length): at most 16 bytes written, DIUNDER
 #    with 4080;
 #  - READ(10) of 1 block with an exact 512-byte descriptor: no residual;
-#  - READ(10) of 1 block with a 4 KiB descriptor after 160 READ(10)s of 8
-#    blocks (4 KiB) on the same connection (srp_xfer -P): every send
-#    context of the channel has kept the full 4 KiB buffer of one of them
+#  - READ(10) of 1 block with a 4 KiB descriptor after four READ(10)s of
+#    8 blocks (4 KiB) on the same connection (srp_xfer -P): the channel
+#    keeps their full 4 KiB buffers for the next commands
 #    (srpt_spare_reuse(), docs/design.md "Spare data buffers"), so the
-#    last command gets such a buffer, and still only 512 bytes may reach
-#    the initiator; the dynamic debug line of srpt_spare_reuse() shows
-#    that the buffer was reused.
+#    last command gets one, and still only 512 bytes may reach the
+#    initiator; the dynamic debug line of srpt_spare_reuse() shows that
+#    the buffer was reused.
 # vmtest-timeout: 180
 
 
