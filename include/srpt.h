@@ -59,7 +59,7 @@ enum {
 	SRPT_MAX_MAX_RDMA_SIZE	= 1U << 24,
 	SRPT_DEF_CH_DATA_MB	= 128,	/* = SRPT_MAX_CMD_DATA_LEN */
 	SRPT_MAX_CH_DATA_MB	= 1U << 20,
-	SRPT_DEF_CH_SPARE_KB	= 512,
+	SRPT_DEF_CH_SPARE_KB	= 256,
 	SRPT_RDMA_DEPTH		= 4,	/* responder resources, initiator depth */
 	SRPT_RDMA_CM_BACKLOG	= 128,
 	SRPT_NAME_LEN		= 64,
@@ -413,6 +413,13 @@ enum srpt_command_state {
 	SRPT_STATE_DONE		 = 6,
 };
 
+/* Bits of srpt_rdma_ch.wait_state (see there and cmd.c). */
+enum {
+	SRPT_WAIT_BUSY		= 1,
+	SRPT_WAIT_AGAIN		= 2,
+	SRPT_WAIT_CLOSED	= 4,
+};
+
 /**
  * struct srpt_spare - a data buffer in a channel's pool of spare buffers.
  * @node: entry in srpt_rdma_ch.spare_list while @in_pool.
@@ -513,8 +520,8 @@ struct srpt_send_ioctx {
  *	     credits of the login response).
  *
  * Locking rule: the per-command counters (@cmds_*, @bytes_*, @tmf) have one
- * writer at a time, the srpt_wait_list_run() call that holds
- * srpt_rdma_ch.wait_busy (it hands IUs to srpt_handle_cmd() and
+ * writer at a time, the srpt_wait_list_run() call that holds SRPT_WAIT_BUSY
+ * of srpt_rdma_ch.wait_state (it hands IUs to srpt_handle_cmd() and
  * srpt_handle_tsk_mgmt()); they are plain u64, written with
  * srpt_stat_add() (WRITE_ONCE) and read without a lock with READ_ONCE, so
  * the per-command path takes no lock and no atomic for them (a reader on a
@@ -598,7 +605,7 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  * @spare_list: pool of spare data buffers (struct srpt_spare), last in,
  *		first out: commands add the buffers they are done with from
  *		any context (llist_add()); only the caller that holds
- *		@wait_busy takes from it (llist_del_first(), which allows one
+ *		SRPT_WAIT_BUSY takes from it (llist_del_first(), which allows one
  *		taker without a lock), when it sets up a command's data
  *		(srpt_spare_reuse()). Emptied when the send ring is freed.
  * @spare_pages: pages of the buffers on @spare_list, at most
@@ -616,28 +623,35 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  * @req_buf_cache: cache of the receive buffers (no SRQ).
  * @ioctx_recv_ring: receive contexts, NULL with SRQ.
  * @list: node in srpt_nexus.ch_list; srpt_port.mutex for writers.
- * @wait_lock: protects @cmd_wait_list, @wait_busy, @wait_again and
- *	       @wait_closed. Innermost; taken from the CQ work, LIO callbacks
- *	       and the release work, never held while an IU is handled.
+ * @wait_lock: serializes the changes of @cmd_wait_list, the setting of
+ *	       SRPT_WAIT_CLOSED and the queueing of @wait_work. Innermost;
+ *	       taken from the CQ work, LIO callbacks and the release work,
+ *	       never held while an IU is handled, and not taken at all by a
+ *	       command that finds nothing waiting.
  * @cmd_wait_list: the received IUs that wait, in arrival order:
  *		   srpt_recv_done() appends, srpt_wait_list_run() takes from
  *		   the head. An IU stays there while the channel is
  *		   connecting or every LIO tag is in use, so later IUs never
  *		   overtake it. An IU that arrives while the list is empty
- *		   and @wait_busy is clear is handled without being queued.
- * @wait_busy: a srpt_wait_list_run() call is handling IUs; only that call
- *	       handles IUs and takes them off @cmd_wait_list.
- *	       srpt_wait_list_close() waits for it to drop
- *	       (wait_var_event(); woken only once @wait_closed is set).
- * @wait_again: something changed (a tag was freed, the channel went live)
- *		while @wait_busy was set: the busy caller tries the head IU
- *		again before it stops.
- * @wait_closed: set by the release work (srpt_wait_list_close()); from then
- *		 on no IU is handled, so no send context is allocated and
- *		 nothing is posted for an IU any more.
+ *		   and nobody handles IUs is handled without being queued.
+ *		   Read without the lock by the caller that holds
+ *		   SRPT_WAIT_BUSY and, for a first look, by those that free a
+ *		   tag (srpt_process_wait_list() says why that is enough).
+ * @wait_state: SRPT_WAIT_BUSY: a srpt_wait_list_run() call is handling
+ *		IUs; only that call handles IUs and takes them off
+ *		@cmd_wait_list. SRPT_WAIT_AGAIN: something changed (a tag was
+ *		freed, an IU appended, the channel went live) while BUSY was
+ *		set: the busy caller looks at the list again before it
+ *		stops. SRPT_WAIT_CLOSED: set by the release work
+ *		(srpt_wait_list_close()), which then waits for BUSY to clear
+ *		(wait_var_event(), woken only once CLOSED is set); from then
+ *		on no IU is handled, so no send context is allocated and
+ *		nothing is posted for an IU any more. Changed only with
+ *		fully ordered atomic operations.
  * @wait_work: processes @cmd_wait_list when a tag is freed outside the CQ
- *	       work (a command LIO aborted); queued only while
- *	       !@wait_closed, cancelled by the release work.
+ *	       work (a command LIO aborted) while nobody handles IUs; queued
+ *	       only under @wait_lock without CLOSED, cancelled by the
+ *	       release work.
  * @rsp_lock: protects @rsp_wait_list and @rsp_closed, and serializes the
  *	      posts of deferred responses. Taken with interrupts disabled,
  *	      from the CQ work and LIO callbacks; nothing is taken inside it
@@ -743,9 +757,7 @@ struct srpt_rdma_ch {
 	struct list_head	list;
 	spinlock_t		wait_lock;	/* see @wait_lock above */
 	struct list_head	cmd_wait_list;
-	bool			wait_busy;
-	bool			wait_again;
-	bool			wait_closed;
+	atomic_t		wait_state;
 	struct work_struct	wait_work;
 	spinlock_t		rsp_lock;	/* see @rsp_lock above */
 	struct list_head	rsp_wait_list;

@@ -23,16 +23,19 @@
  * machine says so (docs/design.md, "Command state machine").
  *
  * The wait list: IUs are handled in arrival order by one caller at a time
- * (ch->wait_busy). A received IU is handled at once when nothing waits and
- * nobody else handles IUs; otherwise it is appended to ch->cmd_wait_list,
- * which is handled from its head. The caller is the CQ work (a receive or
- * send completion, the zero-length write after the RTU) or ch->wait_work,
- * queued when LIO frees a tag outside the CQ work (an aborted command).
- * An IU that cannot be handled yet (channel connecting, no free tag) stays
- * at the head, so IUs are started in arrival order. ch->wait_lock protects
- * the list and the flags but is never held while an IU is handled, nor
- * across a function boundary; the release work closes the list
- * (srpt_wait_list_close()) before it drains the QP.
+ * (SRPT_WAIT_BUSY in ch->wait_state). A received IU is handled at once when
+ * nothing waits and nobody else handles IUs; otherwise it is appended to
+ * ch->cmd_wait_list, which is handled from its head. The caller is the CQ
+ * work (a receive or send completion, the zero-length write after the
+ * RTU) or ch->wait_work, queued when LIO frees a tag outside the CQ work
+ * (an aborted command). An IU that cannot be handled yet (channel
+ * connecting, no free tag) stays at the head, so IUs are started in
+ * arrival order. ch->wait_state (BUSY, AGAIN, CLOSED) is changed with
+ * atomic operations, so that a command that finds nothing waiting takes
+ * no lock; ch->wait_lock serializes the changes of the list and is never
+ * held while an IU is handled, nor across a function boundary; the
+ * release work closes the list (srpt_wait_list_close()) before it drains
+ * the QP.
  *
  * Where this differs from the in-kernel driver (docs/design.md, "Where we
  * differ from the in-kernel driver and why"):
@@ -443,20 +446,67 @@ static struct srpt_recv_ioctx *srpt_wait_list_pop(struct srpt_rdma_ch *ch)
 	return rio;
 }
 
+/*
+ * srpt_wait_own() - become the one caller that handles IUs (set BUSY in
+ * @ch->wait_state). If another caller is handling IUs, it is told to look
+ * at the list once more before it stops (AGAIN) instead.
+ * Return: true if the caller now handles IUs; false if another one does or
+ * the list is closed. Fully ordered.
+ */
+static bool srpt_wait_own(struct srpt_rdma_ch *ch)
+{
+	int old = atomic_read(&ch->wait_state);
+
+	for (;;) {
+		if (old & SRPT_WAIT_CLOSED)
+			return false;
+		if (old & SRPT_WAIT_BUSY) {
+			if (atomic_try_cmpxchg(&ch->wait_state, &old,
+					       old | SRPT_WAIT_AGAIN))
+				return false;
+		} else if (atomic_try_cmpxchg(&ch->wait_state, &old,
+					      SRPT_WAIT_BUSY)) {
+			return true;
+		}
+	}
+}
+
+/*
+ * srpt_wait_release() - stop handling IUs, unless told to look again.
+ * Return: true if BUSY is clear now (and srpt_wait_list_close(), if the
+ * list is closed, woken); false if AGAIN was set: it is cleared and the
+ * caller must look at the list once more. Fully ordered, so that the
+ * caller's next look sees what the one who set AGAIN did before.
+ */
+static bool srpt_wait_release(struct srpt_rdma_ch *ch)
+{
+	int old = SRPT_WAIT_BUSY;
+
+	if (likely(atomic_try_cmpxchg(&ch->wait_state, &old, 0)))
+		return true;
+	if (old & SRPT_WAIT_CLOSED) {
+		atomic_fetch_andnot(SRPT_WAIT_BUSY | SRPT_WAIT_AGAIN,
+				    &ch->wait_state);
+		wake_up_var(&ch->wait_state);
+		return true;
+	}
+	atomic_fetch_andnot(SRPT_WAIT_AGAIN, &ch->wait_state);
+	return false;
+}
+
 /**
- * srpt_wait_list_run() - handle IUs as the one caller that holds wait_busy.
- * @ch: channel; the caller has set @ch->wait_busy and cleared
- *	@ch->wait_again under @ch->wait_lock, and released the lock.
- * @rio: the first IU to handle, not on the list.
+ * srpt_wait_list_run() - handle IUs as the one caller that holds BUSY.
+ * @ch: channel; the caller has set SRPT_WAIT_BUSY in @ch->wait_state.
+ * @rio: the first IU to handle, not on the list; NULL to start with the
+ *	 head of the list.
  *
- * Handles @rio, then the list from its head. Stops at the first IU that
- * cannot be handled yet (it goes back to the head, and is tried once more
- * if @ch->wait_again was set meanwhile) and when the list is closed. Clears
- * @ch->wait_busy; wakes srpt_wait_list_close() only if it may be waiting
- * (the list is closed). The lock is taken and released here, never held
- * across a call: the lock context stays inside each function, which sparse
- * can check on PREEMPT_RT kernels too (their rt_spin_lock() carries no
- * context annotation).
+ * Handles @rio, then the list from its head. Stops when the list is
+ * empty, at the first IU that cannot be handled yet (it goes back to the
+ * head, and is tried once more if AGAIN was set meanwhile) and when the
+ * list is closed; then clears BUSY (srpt_wait_release()). The list is only
+ * ever changed under @ch->wait_lock, which is taken and released here,
+ * never held across a call (sparse checks the lock context on PREEMPT_RT
+ * kernels too, whose rt_spin_lock() carries no annotation).
  *
  * Context: process context (CQ work or ch->wait_work); handling an IU may
  * sleep.
@@ -465,32 +515,26 @@ static void srpt_wait_list_run(struct srpt_rdma_ch *ch,
 			       struct srpt_recv_ioctx *rio)
 {
 	unsigned long flags;
-	bool handled, closed;
 
 	for (;;) {
-		handled = srpt_recv_try(ch, rio);
-		spin_lock_irqsave(&ch->wait_lock, flags);
-		if (!handled) {
+		if (rio && !srpt_recv_try(ch, rio)) {
 			/* Back to the head: later IUs were only appended. */
+			spin_lock_irqsave(&ch->wait_lock, flags);
 			list_add(&rio->wait_list, &ch->cmd_wait_list);
-			if (!ch->wait_again)
-				break;
+			spin_unlock_irqrestore(&ch->wait_lock, flags);
+			/* a freed tag or the live channel set AGAIN: retry */
+			if (srpt_wait_release(ch))
+				return;
 		}
-		if (ch->wait_closed)
-			break;
-		rio = srpt_wait_list_pop(ch);
-		if (!rio)
-			break;
-		ch->wait_again = false;
-		spin_unlock_irqrestore(&ch->wait_lock, flags);
-	}
-	ch->wait_busy = false;
-	closed = ch->wait_closed;
-	spin_unlock_irqrestore(&ch->wait_lock, flags);
-	if (unlikely(closed)) {
-		/* wait_busy before the look at the waiters (wait_var_event()) */
-		smp_mb();
-		wake_up_var(&ch->wait_busy);
+		rio = NULL;
+		if (!(atomic_read(&ch->wait_state) & SRPT_WAIT_CLOSED) &&
+		    !list_empty_careful(&ch->cmd_wait_list)) {
+			spin_lock_irqsave(&ch->wait_lock, flags);
+			rio = srpt_wait_list_pop(ch);
+			spin_unlock_irqrestore(&ch->wait_lock, flags);
+		}
+		if (!rio && srpt_wait_release(ch))
+			return;
 	}
 }
 
@@ -500,8 +544,9 @@ static void srpt_wait_list_run(struct srpt_rdma_ch *ch,
  * @wc: work completion of a receive posted by srpt_post_recv().
  *
  * Handles the IU right away if no IU is waiting and no other caller is
- * handling IUs; otherwise appends it to the wait list and processes the
- * list, so that the IU does not overtake IUs that are still waiting.
+ * handling IUs (one compare-and-exchange of @ch->wait_state, no lock);
+ * otherwise appends it to the wait list, behind the IUs that wait, and
+ * processes the list or tells the caller that handles IUs to look again.
  *
  * Context: CQ context of the channel.
  */
@@ -512,7 +557,8 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		container_of(wc->wr_cqe, struct srpt_recv_ioctx, ioctx.cqe);
 	struct srpt_device *sdev = ch->sport->sdev;
 	unsigned long flags;
-	int req_lim;
+	int req_lim, idle = 0;
+	bool closed;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
@@ -544,29 +590,35 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 			srpt_ch_err_ratelimited(ch, "initiator exceeded its credits (%d)\n",
 						req_lim);
 	}
+	WARN_ON_ONCE(!list_empty(&rio->wait_list));
 
-	spin_lock_irqsave(&ch->wait_lock, flags);
-	if (unlikely(ch->wait_closed)) {
-		spin_unlock_irqrestore(&ch->wait_lock, flags);
-		srpt_recv_drop(ch, rio);
+	if (likely(atomic_try_cmpxchg(&ch->wait_state, &idle,
+				      SRPT_WAIT_BUSY))) {
+		/*
+		 * Nobody else handles IUs, and only this CQ context appends
+		 * to the list: it cannot change under us now.
+		 */
+		if (unlikely(!list_empty(&ch->cmd_wait_list))) {
+			/* behind the IUs that wait */
+			spin_lock_irqsave(&ch->wait_lock, flags);
+			list_add_tail(&rio->wait_list, &ch->cmd_wait_list);
+			rio = srpt_wait_list_pop(ch);
+			spin_unlock_irqrestore(&ch->wait_lock, flags);
+		}
+		srpt_wait_list_run(ch, rio);
 		return;
 	}
-	WARN_ON_ONCE(!list_empty(&rio->wait_list));
-	if (unlikely(ch->wait_busy || !list_empty(&ch->cmd_wait_list))) {
-		/* behind the IUs that wait, or for the caller handling them */
+
+	/* Another caller handles IUs, or the list is closed. */
+	spin_lock_irqsave(&ch->wait_lock, flags);
+	closed = atomic_read(&ch->wait_state) & SRPT_WAIT_CLOSED;
+	if (!closed)
 		list_add_tail(&rio->wait_list, &ch->cmd_wait_list);
-		if (ch->wait_busy) {
-			ch->wait_again = true;
-			spin_unlock_irqrestore(&ch->wait_lock, flags);
-			return;
-		}
-		rio = srpt_wait_list_pop(ch);
-	}
-	/* Nothing waits (the usual case): handle the IU without queueing it. */
-	ch->wait_busy = true;
-	ch->wait_again = false;
 	spin_unlock_irqrestore(&ch->wait_lock, flags);
-	srpt_wait_list_run(ch, rio);
+	if (unlikely(closed))
+		srpt_recv_drop(ch, rio);
+	else if (srpt_wait_own(ch))
+		srpt_wait_list_run(ch, NULL);
 }
 
 /**
@@ -575,34 +627,33 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
  *
  * Called after each send completion, after the channel became live
  * (zero-length write completion) and from ch->wait_work when LIO freed a
- * tag elsewhere. If another caller is already handling IUs, it is told to
- * look again (ch->wait_again) and this call returns at once; if nothing
- * waits, it returns at once too. See srpt_wait_list_run().
+ * tag elsewhere. If nobody handles IUs and nothing waits (the usual case
+ * after a send completion) it returns after one look, without a lock. If
+ * another caller is handling IUs, it is told to look again (AGAIN) and
+ * this call returns at once. See srpt_wait_list_run().
+ *
+ * Why the look without a lock cannot miss an IU that waits for the tag
+ * just freed: the caller that handles IUs puts such an IU back on the list
+ * before it clears BUSY with a fully ordered compare-and-exchange, and
+ * reads the tags only after it set BUSY, also fully ordered. This side
+ * frees the tag, then (full barrier) reads @ch->wait_state with acquire
+ * semantics, then the list: it either sees BUSY (and sets AGAIN, which the
+ * other side sees before it stops), or an idle state written after the IU
+ * went back (and then sees the IU), or an idle state from before the other
+ * side started (and then that side finds the tag).
  *
  * Context: process context (CQ work or ch->wait_work); handling an IU may
  * sleep.
  */
 void srpt_process_wait_list(struct srpt_rdma_ch *ch)
 {
-	struct srpt_recv_ioctx *rio;
-	unsigned long flags;
-
-	spin_lock_irqsave(&ch->wait_lock, flags);
-	if (ch->wait_busy) {
-		ch->wait_again = true;
-		spin_unlock_irqrestore(&ch->wait_lock, flags);
+	/* the freed tag, or the live state, before the look */
+	smp_mb();
+	if (likely(!atomic_read_acquire(&ch->wait_state) &&
+		   list_empty_careful(&ch->cmd_wait_list)))
 		return;
-	}
-	/* nothing waits: the usual case after a send completion */
-	rio = ch->wait_closed ? NULL : srpt_wait_list_pop(ch);
-	if (!rio) {
-		spin_unlock_irqrestore(&ch->wait_lock, flags);
-		return;
-	}
-	ch->wait_busy = true;
-	ch->wait_again = false;
-	spin_unlock_irqrestore(&ch->wait_lock, flags);
-	srpt_wait_list_run(ch, rio);
+	if (srpt_wait_own(ch))
+		srpt_wait_list_run(ch, NULL);
 }
 
 /**
@@ -619,18 +670,37 @@ void srpt_wait_list_work(struct work_struct *w)
  * srpt_wait_list_kick() - a tag was freed outside the CQ work.
  * @ch: channel.
  *
- * Queues ch->wait_work if IUs are waiting and the list is still open, so
- * that a tag freed by an aborted command is not left unused while IUs wait
- * for one (no send completion would follow to process the list).
+ * If a caller is handling IUs it is told to look again (it may just have
+ * failed to get a tag for the head IU); if nobody is and IUs wait, and the
+ * list is still open, ch->wait_work is queued, so that a tag freed by an
+ * aborted command is not left unused while IUs wait for one (no send
+ * completion would follow to process the list). Every command's
+ * release_cmd comes here: nothing waits is found with one look, without a
+ * lock (see srpt_process_wait_list() for why that look is enough).
  *
  * Context: any.
  */
 void srpt_wait_list_kick(struct srpt_rdma_ch *ch)
 {
 	unsigned long flags;
+	int old;
 
+	/* the freed tag before the look */
+	smp_mb();
+	old = atomic_read_acquire(&ch->wait_state);
+	if (likely(!old && list_empty_careful(&ch->cmd_wait_list)))
+		return;
+	while ((old & (SRPT_WAIT_BUSY | SRPT_WAIT_CLOSED)) == SRPT_WAIT_BUSY) {
+		if (atomic_try_cmpxchg(&ch->wait_state, &old,
+				       old | SRPT_WAIT_AGAIN))
+			return;
+	}
+	if (old & SRPT_WAIT_CLOSED)
+		return;
+	/* Nobody handles IUs: the work does, unless the list closes first. */
 	spin_lock_irqsave(&ch->wait_lock, flags);
-	if (!ch->wait_closed && !list_empty(&ch->cmd_wait_list))
+	if (!(atomic_read(&ch->wait_state) & SRPT_WAIT_CLOSED) &&
+	    !list_empty(&ch->cmd_wait_list))
 		queue_work(system_wq, &ch->wait_work);
 	spin_unlock_irqrestore(&ch->wait_lock, flags);
 }
@@ -642,7 +712,9 @@ void srpt_wait_list_kick(struct srpt_rdma_ch *ch)
  * After this returns no IU of @ch is handled any more: the caller handling
  * IUs (if any) has finished, ch->wait_work is neither queued nor running,
  * and IUs received later are dropped by srpt_recv_done(). The IUs still
- * waiting are dropped here (SRQ buffers go back to the SRQ).
+ * waiting are dropped here (SRQ buffers go back to the SRQ). CLOSED is
+ * set under @ch->wait_lock, so that nobody appends to the list or queues
+ * ch->wait_work after the list has been emptied below.
  *
  * Context: process context (the release work).
  */
@@ -653,9 +725,10 @@ void srpt_wait_list_close(struct srpt_rdma_ch *ch)
 	LIST_HEAD(left);
 
 	spin_lock_irqsave(&ch->wait_lock, flags);
-	ch->wait_closed = true;
+	atomic_or(SRPT_WAIT_CLOSED, &ch->wait_state);
 	spin_unlock_irqrestore(&ch->wait_lock, flags);
-	wait_var_event(&ch->wait_busy, !READ_ONCE(ch->wait_busy));
+	wait_var_event(&ch->wait_state,
+		       !(atomic_read(&ch->wait_state) & SRPT_WAIT_BUSY));
 	cancel_work_sync(&ch->wait_work);
 
 	spin_lock_irqsave(&ch->wait_lock, flags);

@@ -402,8 +402,8 @@ static void srpt_unmap_rw_ctxs(struct srpt_send_ioctx *sio)
  * (srpt_map_rw_ctxs()); commands whose buffer must start zeroed
  * (srpt_data_in_zero()) never take one.
  *
- * Context: the caller that holds @sio->ch->wait_busy, the one taker of the
- * pool (see struct srpt_rdma_ch).
+ * Context: the caller that holds SRPT_WAIT_BUSY of @sio->ch->wait_state, the
+ * one taker of the pool (see struct srpt_rdma_ch).
  * Return: true if @ctx now uses a spare buffer.
  */
 static bool srpt_spare_reuse(struct srpt_send_ioctx *sio,
@@ -448,7 +448,7 @@ static bool srpt_spare_reuse(struct srpt_send_ioctx *sio,
  * @ctx: the only rw context of the command.
  *
  * The pool holds at most srpt_ch_spare_kb of buffers (module parameter,
- * default 512 KiB); the in-kernel driver frees every buffer. The entry
+ * default 256 KiB); the in-kernel driver frees every buffer. The entry
  * that goes on the list is the one embedded in @sio: if it is still on
  * the list with an earlier buffer (nobody took that one yet), this buffer
  * is freed instead. The pool is emptied with the send ring

@@ -73,7 +73,7 @@ MODULE_PARM_DESC(srpt_ch_data_mb,
 unsigned int srpt_ch_spare_kb = SRPT_DEF_CH_SPARE_KB;
 module_param(srpt_ch_spare_kb, uint, 0644);
 MODULE_PARM_DESC(srpt_ch_spare_kb,
-		 "KiB of data buffers one channel keeps for reuse by later commands instead of freeing them (0: none; default 512)");
+		 "KiB of data buffers one channel keeps for reuse by later commands instead of freeing them (0: none; default 256)");
 
 u64 srpt_service_guid;
 
