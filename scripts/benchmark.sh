@@ -116,11 +116,12 @@
 # 76-86 % of ib_send_bw, but SRP writes 126-177 % of ib_read_bw -e, so
 # perftest's RDMA read is no ceiling for them (not investigated: perftest
 # reads into a user-space MR, the target into kernel pages). perftest
-# comes from the host's /usr/bin or, if it is not installed there, from
-# the Debian package `perftest` unpacked into $SRPT_VM_CACHE/perftest
-# (apt-get download, nothing is installed); its binaries and libraries go
-# into the benchmark's initramfs only (run.sh --tool), never into the one
-# of the tests.
+# comes from the host's /usr/bin; if it is not installed there, the
+# benchmark installs it (apt-get install perftest, as root), and only if
+# that fails unpacks the Debian package into $SRPT_VM_CACHE/perftest
+# (apt-get download; its libraries, e.g. libpci3, must then be on the
+# host). Its binaries and libraries go into the benchmark's initramfs only
+# (run.sh --tool), never into the one of the tests.
 # Memory per logged-in channel: around every login and every logout the
 # guest drops its caches and reads the free memory (MemFree plus the pages
 # on the per-CPU free lists, which MemFree leaves out and which hold tens
@@ -236,11 +237,19 @@ SLOW_IOS=$((508 * 4 * SCALE))
 [ ${#KVERS[@]} -gt 0 ] || KVERS=(6.1 6.12 7.3)
 [ -z "$KO" ] || [ ${#KVERS[@]} = 1 ] || die "--ko needs exactly one kernel"
 
-# --- perftest: host binaries, or the Debian package unpacked (not installed) -----
+# --- perftest: host binaries (installed with apt-get when missing), or the -------
+# --- Debian package unpacked when it cannot be installed -------------------------
+# (On a fresh machine the unpacked binaries alone did not do: they need
+# libpci.so.3, which the host lacked, 2026-12-05.)
 PERF_BINS=()
 perftest_bins() {
 	local d b v
-	if [ -x /usr/bin/ib_send_bw ] && [ -x /usr/bin/ib_read_bw ]; then
+	mkdir -p "$CACHE"
+	if { [ -x /usr/bin/ib_send_bw ] && [ -x /usr/bin/ib_read_bw ]; } ||
+		{ [ "$(id -u)" = 0 ] &&
+		  echo "benchmark.sh: perftest is not installed: apt-get install perftest" &&
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y perftest \
+			> "$CACHE/perftest-install.log" 2>&1; }; then
 		d=/usr/bin
 	else
 		mkdir -p "$CACHE/perftest"
