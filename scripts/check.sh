@@ -118,6 +118,9 @@ step() {
 		# the kernel log lines of the first case that had any (with the
 		# lines after the first one), as the guest printed them
 		grep -a -E '^  DMESG_(BAD|CTX) ' "$log" | head -n 50 | sed 's/^/    /'
+		# the kernel log of the first failed check, at every level (the
+		# guest prints it with the FAIL: an I/O error is not a warning)
+		grep -a -E '^  INFO [^ ]+ dmesg: ' "$log" | head -n 40 | sed 's/^/    /'
 		tail -n 15 "$log" | sed 's/^/    | /'
 		NFAIL=$((NFAIL + 1))
 		FAILED="$FAILED $name"

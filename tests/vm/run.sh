@@ -381,7 +381,7 @@ boot_once() { # boot_once [EXTRA-CMDLINE]: one qemu run, console into $LOG, stat
 			printf '[%4d.%03d] %s\n' $((t / 1000000)) $(((t / 1000) % 1000)) "$line" >> "$LOG"
 			if [ "$QUIET" = 0 ]; then
 				case $line in
-				*"VMTEST RESULT"* | *"VMTEST CASE_END"* | *"VMTEST DMESG_BAD"* | *"VMTEST DMESG_CTX"* | *"VMTEST DONE"*)
+				*"VMTEST RESULT"* | *"VMTEST CASE_END"* | *"VMTEST DMESG_BAD"* | *"VMTEST DMESG_CTX"* | *"VMTEST DONE"* | *"VMTEST INFO "*" dmesg: "*)
 					echo "  ${line#*VMTEST }" ;;
 				esac
 			fi

@@ -46,10 +46,10 @@ cfs_write "$TP/enable" 1 && pass enable || fail enable "$ERR"
 
 if login; then
 	pass login "$DISK"
-	if dd if="$DISK" of=/dev/null bs=64k count=16 iflag=direct 2>/dev/null; then
+	if ERR=$(dd if="$DISK" of=/dev/null bs=64k count=16 iflag=direct 2>&1); then
 		pass read
 	else
-		fail read "dd from $DISK failed"
+		fail read "dd from $DISK failed: $(echo "$ERR" | head -n 1)"
 	fi
 	logout_all && pass logout || fail logout "remote ports did not go away"
 else
