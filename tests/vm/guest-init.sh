@@ -331,7 +331,7 @@ done
 modprobe dummy numdummies=1 || fatal modules "modprobe dummy"
 # fio lives on a read-only virtio disk (see build-initramfs.sh).
 for m in virtio_pci virtio_blk ext4; do modprobe "$m" 2>/dev/null; done
-if wait_for 10 test -b /dev/vda && mount -t ext4 -o ro /dev/vda /opt/fio; then
+if wait_for 10 disk_ready /dev/vda && mount -t ext4 -o ro /dev/vda /opt/fio; then
 	:
 else
 	echo "VMTEST INFO setup fio disk not available: fio will not work"

@@ -671,6 +671,16 @@ teardown_target() {
 # --- initiator -----------------------------------------------------------------
 _srp_host() { echo "/sys/class/infiniband_srp/srp-$IBDEV-$IBPORT"; }
 # shellcheck disable=SC2010 # kernel names (sdX): no blanks or globs
+# disk_ready DEV: the block device DEV can be opened. /dev (devtmpfs) and
+# /sys/block have a new disk from device_add() on, but add_disk() then
+# registers its request queue and its bdi before it makes the block device
+# known (bdev_add()): an open in between fails with ENXIO ("No such device
+# or address"). On the sanitizer kernel that window is wide enough for
+# login's 0.2 s poll to land in it: CI stop 24 failed on
+# "007-targetcli-layout.read dd from /dev/sda failed". Case 220-disk-ready
+# checks this criterion. (true, not ':': a redirection error of a special
+# built-in would end the shell.)
+disk_ready() { [ -b "$1" ] && { true < "$1"; } 2>/dev/null; }
 _scsi_disks() { # (a glob is sorted like ls | sort; no exec)
 	for _sd in /sys/block/sd*; do
 		[ -e "$_sd" ] && echo "${_sd##*/}"
@@ -730,7 +740,7 @@ login() {
 			else
 				case " $_before " in *" $_d "*) continue ;; esac
 			fi
-			[ -b "/dev/$_d" ] && DISKS="$DISKS /dev/$_d"
+			disk_ready "/dev/$_d" && DISKS="$DISKS /dev/$_d"
 		done
 		set -- $DISKS
 		[ $# -ge "$_want" ] && break
@@ -964,7 +974,7 @@ _debroot_up() { # mount the Debian root and its chroot mounts once; WHY on error
 	fi
 	mkdir -p "$DEBROOT"
 	if ! grep -q " $DEBROOT ext4 " /proc/mounts; then
-		wait_for 10 test -b /dev/vdb &&
+		wait_for 10 disk_ready /dev/vdb &&
 			try mount -t ext4 -o ro /dev/vdb "$DEBROOT" ||
 			{ WHY="mount /dev/vdb: ${ERR:-no such disk}"; return 1; }
 	fi
