@@ -494,7 +494,14 @@ void srpt_free_rw_ctxs(struct srpt_send_ioctx *sio, u32 n)
 	for (i = 0; i < n; i++) {
 		struct srpt_rw_ctx *ctx = &sio->rw_ctxs[i];
 
-		if (n == 1 && srpt_spare_keep(sio, ctx))
+		/*
+		 * Only the buffer of a command with one descriptor: the first
+		 * buffer of a multi-descriptor command whose second one could
+		 * not be allocated (n is 1 then too) has a chaining slot and
+		 * no end mark on its last entry.
+		 */
+		if (n == 1 && sio->rw_ctxs == &sio->s_rw_ctx &&
+		    srpt_spare_keep(sio, ctx))
 			continue;
 		target_free_sgl(ctx->sg, ctx->nents);
 	}
