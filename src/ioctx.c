@@ -495,13 +495,13 @@ void srpt_free_rw_ctxs(struct srpt_send_ioctx *sio, u32 n)
 		struct srpt_rw_ctx *ctx = &sio->rw_ctxs[i];
 
 		/*
-		 * Only the buffer of a command with one descriptor: the first
+		 * Only the buffer of a command with one descriptor (its rw
+		 * context is the embedded one, and so n is 1): the first
 		 * buffer of a multi-descriptor command whose second one could
 		 * not be allocated (n is 1 then too) has a chaining slot and
 		 * no end mark on its last entry.
 		 */
-		if (n == 1 && sio->rw_ctxs == &sio->s_rw_ctx &&
-		    srpt_spare_keep(sio, ctx))
+		if (sio->rw_ctxs == &sio->s_rw_ctx && srpt_spare_keep(sio, ctx))
 			continue;
 		target_free_sgl(ctx->sg, ctx->nents);
 	}

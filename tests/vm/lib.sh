@@ -670,7 +670,6 @@ teardown_target() {
 
 # --- initiator -----------------------------------------------------------------
 _srp_host() { echo "/sys/class/infiniband_srp/srp-$IBDEV-$IBPORT"; }
-# shellcheck disable=SC2010 # kernel names (sdX): no blanks or globs
 # disk_ready DEV: the block device DEV can be opened. /dev (devtmpfs) and
 # /sys/block have a new disk from device_add() on, but add_disk() then
 # registers its request queue and its bdi before it makes the block device
@@ -681,6 +680,7 @@ _srp_host() { echo "/sys/class/infiniband_srp/srp-$IBDEV-$IBPORT"; }
 # checks this criterion. (true, not ':': a redirection error of a special
 # built-in would end the shell.)
 disk_ready() { [ -b "$1" ] && { true < "$1"; } 2>/dev/null; }
+# shellcheck disable=SC2010 # kernel names (sdX): no blanks or globs
 _scsi_disks() { # (a glob is sorted like ls | sort; no exec)
 	for _sd in /sys/block/sd*; do
 		[ -e "$_sd" ] && echo "${_sd##*/}"
