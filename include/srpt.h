@@ -598,6 +598,10 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  *	       at QP creation (an HCA with a small max_qp_wr gives a smaller
  *	       QP). A command needing more is refused, since it could never
  *	       be posted. Set once, before the channel can receive.
+ * @sq_wrs: what @sq_wr_avail starts at, and so its ceiling: the send WRs
+ *	    of the QP the HCA gave (the core adds the WRs of the RDMA
+ *	    contexts, and an HCA may round up) minus SRPT_SQ_SPARE_WRS.
+ *	    Set once with @sq_wr_max; only reported (srpt_login_accept).
  * @data_bytes: bytes of target-side data buffers the channel's commands
  *		hold (page-rounded per descriptor), charged against
  *		srpt_ch_data_mb in the CQ context when a command is received,
@@ -740,6 +744,7 @@ struct srpt_rdma_ch {
 	u32			max_rsp_size;
 	atomic_t		sq_wr_avail;
 	u32			sq_wr_max;
+	u32			sq_wrs;
 	atomic64_t		data_bytes;
 	struct llist_head	spare_list;
 	atomic_t		spare_pages;

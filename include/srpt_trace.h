@@ -183,6 +183,7 @@ TRACE_EVENT(srpt_login_accept,
 		__array(u8, i_port_id, 16)
 		__field(u32, qpn)
 		__field(u32, rq_size)
+		__field(u32, sq_wrs)
 		__field(u16, imm_data_offset)
 		__field(u8, rsp_flags)
 		__field(bool, rdma_cm)
@@ -195,16 +196,17 @@ TRACE_EVENT(srpt_login_accept,
 		memcpy(__entry->i_port_id, i_port_id, 16);
 		__entry->qpn = srpt_trace_qpn(ch);
 		__entry->rq_size = ch->rq_size;
+		__entry->sq_wrs = ch->sq_wrs;
 		__entry->imm_data_offset = ch->imm_data_offset;
 		__entry->rsp_flags = rsp_flags;
 		__entry->rdma_cm = ch->using_rdma_cm;
 	),
-	TP_printk("%s/%u sess=%s i_port_id=0x%s cm=%s qpn=%u rq_size=%u imm_data_offset=%u rsp_flags=%#x",
+	TP_printk("%s/%u sess=%s i_port_id=0x%s cm=%s qpn=%u rq_size=%u imm_data_offset=%u rsp_flags=%#x sq_wrs=%u",
 		  __entry->dev, __entry->port, __entry->sess,
 		  __print_hex_str(__entry->i_port_id, 16),
 		  __entry->rdma_cm ? "rdma" : "ib", __entry->qpn,
 		  __entry->rq_size, __entry->imm_data_offset,
-		  __entry->rsp_flags)
+		  __entry->rsp_flags, __entry->sq_wrs)
 );
 
 /*

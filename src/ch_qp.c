@@ -219,8 +219,9 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 	 * capped the sum at max_qp_wr, which a debug build may lower.
 	 */
 	max_send_wr = min(init->cap.max_send_wr, max_qp_wr);
-	atomic_set(&ch->sq_wr_avail, max_send_wr - SRPT_SQ_SPARE_WRS);
-	ch->sq_wr_max = min(sq_size / 2, max_send_wr - SRPT_SQ_SPARE_WRS);
+	ch->sq_wrs = max_send_wr - SRPT_SQ_SPARE_WRS;
+	atomic_set(&ch->sq_wr_avail, ch->sq_wrs);
+	ch->sq_wr_max = min(sq_size / 2, ch->sq_wrs);
 	srpt_ch_dbg(ch, "cq_size %u, sq_size %u, max_send_wr %u, rq_size %d\n",
 		    ch->cq_size, sq_size, max_send_wr, ch->rq_size);
 	kfree(init);
