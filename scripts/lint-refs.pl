@@ -139,7 +139,8 @@ sub finding {
 my @kcode = (sort(glob('src/*.c')), sort(glob('include/*.h')));
 my @docs = grep { -f } ('README.md', 'tests/vm/README.md', $design);
 my @tests = sort(glob('tests/*/*.[ch]'), glob('tests/*/*.sh'),
-		 glob('tests/vm/cases/*.sh'), glob('scripts/*.sh'));
+		 glob('tests/vm/cases/*.sh'), glob('tests/vm/lib.d/*.sh'),
+		 glob('scripts/*.sh'));
 my %all_files;
 {
 	my @stack = ('.');

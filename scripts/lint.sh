@@ -24,7 +24,7 @@
 #      "# shellcheck shell=sh" -> a sourced sh fragment (scripts/kernels.conf)
 #      checked as sh. A *.sh
 #      file without "#!" is a guest file (tests/vm/lib.sh,
-#      tests/vm/cases/*.sh, tests/vm/kbug/repro-cq-race.sh) that
+#      tests/vm/lib.d/*.sh, tests/vm/cases/*.sh, tests/vm/kbug/repro-cq-race.sh) that
 #      tests/vm/guest-init.sh sources under busybox ash after lib.sh: it is
 #      checked as sh (-s sh; sh -n is dash, stricter than ash), on its own
 #      (shellcheck has no prelude option; a wrapper sourcing lib.sh and a

@@ -19,8 +19,8 @@
 #     against KDIR, decompressed because busybox cannot load .ko.xz, staged
 #     per kernel in the cache), our ib_srpt at updates/ (mode ours) with the
 #     in-kernel one moved to /ref/ib_srpt.ko, depmod on the result, the
-#     self-test module(s) in /selftest, tools in /tools, /init, /vmtest/lib.sh,
-#     /vmtest/cases/, /etc/vmtest.conf.
+#     self-test module(s) in /selftest, tools in /tools, /init,
+#     /vmtest/lib.sh, /vmtest/lib.d/, /vmtest/cases/, /etc/vmtest.conf.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -235,6 +235,8 @@ for t in "${TOOLS[@]}"; do
 done
 install -m 0755 "$HERE/guest-init.sh" "$O/init"
 install -m 0644 "$HERE/lib.sh" "$O/vmtest/lib.sh"
+mkdir -p "$O/vmtest/lib.d"
+install -m 0644 "$HERE"/lib.d/*.sh "$O/vmtest/lib.d/"
 for c in "${CASES[@]}"; do
 	install -m 0755 "$c" "$O/vmtest/cases/"
 done
