@@ -184,6 +184,14 @@
 #                                  a while; waits for the disk(s). Sets DISK
 #                                  (/dev/sdX, first new disk), DISKS (all new ones).
 #                                  Non-zero on failure (error in $ERR).
+#   srp_target_spec [options]      print that add_target line (login's first step)
+#   add_target SPEC                write SPEC to ib_srp's add_target, retrying
+#                                  EEXIST for 60 s; non-zero with $ERR otherwise
+#   new_disks SEQ [BEFORE]         set NEW_DISKS to the sdX disks newer than
+#                                  diskseq SEQ (_max_diskseq before the login;
+#                                  without diskseq: not in the list BEFORE)
+#   disk_ready DEV                 DEV exists and opens (a new disk's node
+#                                  comes before the block layer can open it)
 #   logout_all                     delete every SRP remote port and wait until the
 #                                  SCSI hosts are gone (so a new login cannot hit
 #                                  EEXIST). Non-zero on timeout.

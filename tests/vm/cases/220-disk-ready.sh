@@ -13,48 +13,26 @@ CYCLES=20
 is_sanitizer && is_quick && CYCLES=10
 
 case_begin --target
-_sh=$(_srp_host)
-_sg=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid 2>/dev/null)
-_sg=${_sg#0x}
-add="id_ext=$_sg,ioc_guid=$_sg,dest=$IP:$CM_PORT"
-
-# new_disk SEQ: the first disk whose diskseq is above SEQ (D), if any
-new_disk() {
-	D=
-	for _f in /sys/block/sd*/diskseq; do
-		[ -r "$_f" ] && read -r _s < "$_f" 2>/dev/null || continue
-		[ "$_s" -gt "$1" ] || continue
-		_x=${_f%/diskseq}
-		D=/dev/${_x##*/}
-		return 0
-	done
-	return 1
-}
+add=$(srp_target_spec)
 
 bad=0 seen=0 ok=0 i=0
 while [ $i -lt $CYCLES ]; do
 	i=$((i + 1))
+	before=$(_scsi_disks | tr '\n' ' ')
 	bseq=$(_max_diskseq)
 	bseq=${bseq:-0}
-	# EEXIST: the previous cycle's target port is still on its way out
-	now_s
-	end=$((NOW + 60))
-	while ! ERR=$( (echo "$add" > "$_sh/add_target") 2>&1 ); do
-		now_s
-		case $ERR in
-		*"$EEXIST"*) [ "$NOW" -lt $end ] && { nap 0.2; continue; } ;;
-		esac
-		break
-	done
-	if [ -n "$ERR" ]; then
-		fail "cycle_$i" "add_target: $ERR"
+	if ! add_target "$add"; then
+		fail "cycle_$i" "$ERR"
 		break
 	fi
 	window=0 ready=0
 	now_s
 	end=$((NOW + 60))
 	while [ "$NOW" -lt $end ]; do
-		if new_disk "$bseq"; then
+		new_disks "$bseq" "$before"
+		if [ -n "$NEW_DISKS" ]; then
+			D=/dev/${NEW_DISKS# }
+			D=${D%% *}
 			if disk_ready "$D"; then
 				ready=1
 				break

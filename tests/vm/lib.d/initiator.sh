@@ -35,47 +35,72 @@ _max_diskseq() {
 	echo "$_mx"
 }
 
-login() {
+# add_target SPEC: write SPEC to ib_srp's add_target, retrying EEXIST for
+# up to 60 s; 1 with the error in ERR otherwise. EEXIST: ib_srp still has a
+# target port with these identifiers, an earlier login on its way out.
+# logout_all only waits until its sysfs attributes are gone, the first
+# step of ib_srp's removal; the rest (SCSI host removal, disconnect,
+# freeing the channels) can wait for its fast_io_fail timer (15 s) when the
+# target side went away first: a CI run of 538aaa7 saw 13 s. So the retries
+# go by the clock (a count of retries shrinks when the guest runs faster).
+add_target() {
 	_sh=$(_srp_host)
 	[ -e "$_sh/add_target" ] || { ERR="no $_sh (ib_srp not loaded?)"; return 1; }
-	_sg=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid 2>/dev/null)
-	_sg=${_sg#0x}
-	_add="id_ext=$_sg,ioc_guid=$_sg,dest=$IP:$CM_PORT"
-	[ $# -gt 0 ] && _add="$_add,$(echo "$*" | tr ' ' ',')"
-	_before=$(_scsi_disks | tr '\n' ' ')
-	_bseq=$(_max_diskseq)
-	_bseq=${_bseq:-0}
-	# EEXIST: ib_srp still has a target port with these identifiers, an
-	# earlier login on its way out. logout_all only waits until its sysfs
-	# attributes are gone, the first step of ib_srp's removal; the rest
-	# (SCSI host removal, disconnect, freeing the channels) can wait for
-	# its fast_io_fail timer (15 s) when the target side went away first:
-	# a CI run of 538aaa7 saw 13 s. So retry for up to 60 s, by the clock
-	# (a count of retries shrinks when the guest runs faster).
 	now_s
 	_lend=$((NOW + 60))
 	while :; do
-		ERR=$( (echo "$_add" > "$_sh/add_target") 2>&1 ) && break
+		ERR=$( (echo "$1" > "$_sh/add_target") 2>&1 ) && return 0
 		now_s
 		case $ERR in
 		*"$EEXIST"*) [ "$NOW" -lt $_lend ] && { nap 0.2; continue; } ;;
 		esac
-		ERR="add_target '$_add': $ERR"
+		ERR="add_target '$1': $ERR"
 		return 1
 	done
+}
+
+# srp_target_spec [OPTS]: the add_target line of this target (service GUID
+# as id_ext and ioc_guid, dest=$IP:$CM_PORT), with the ib_srp options OPTS
+srp_target_spec() {
+	_sg=$(cat /sys/module/ib_srpt/parameters/srpt_service_guid 2>/dev/null)
+	_sg=${_sg#0x}
+	_spec="id_ext=$_sg,ioc_guid=$_sg,dest=$IP:$CM_PORT"
+	[ $# -eq 0 ] || _spec="$_spec,$(echo "$*" | tr ' ' ',')"
+	echo "$_spec"
+}
+
+# new_disks SEQ [BEFORE]: NEW_DISKS = the SCSI disks (sdX) that came after
+# the largest diskseq was SEQ (_max_diskseq); on a kernel without diskseq,
+# those not in the list BEFORE (of _scsi_disks). No fork: 220-disk-ready
+# polls it without a pause.
+new_disks() {
+	NEW_DISKS=""
+	for _sd in /sys/block/sd*; do
+		[ -e "$_sd" ] || continue
+		if [ -r "$_sd/diskseq" ]; then
+			_sq=
+			read -r _sq < "$_sd/diskseq" 2>/dev/null
+			[ "${_sq:-0}" -gt "$1" ] || continue
+		else
+			case " ${2:-} " in *" ${_sd##*/} "*) continue ;; esac
+		fi
+		NEW_DISKS="$NEW_DISKS ${_sd##*/}"
+	done
+}
+
+login() {
+	_add=$(srp_target_spec "$@")
+	_before=$(_scsi_disks | tr '\n' ' ')
+	_bseq=$(_max_diskseq)
+	_bseq=${_bseq:-0}
+	add_target "$_add" || return 1
 	_want=${SETUP_LUNS:-1}
 	now_s
 	_end=$((NOW + 60))
 	while :; do
 		DISKS=""
-		for _d in $(_scsi_disks); do
-			if [ -r "/sys/block/$_d/diskseq" ]; then
-				_sq=
-				read -r _sq < "/sys/block/$_d/diskseq" 2>/dev/null
-				[ "${_sq:-0}" -gt "$_bseq" ] || continue
-			else
-				case " $_before " in *" $_d "*) continue ;; esac
-			fi
+		new_disks "$_bseq" "$_before"
+		for _d in $NEW_DISKS; do
 			disk_ready "/dev/$_d" && DISKS="$DISKS /dev/$_d"
 		done
 		set -- $DISKS
