@@ -913,7 +913,6 @@ struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
 void srpt_free_send_ring(struct srpt_rdma_ch *ch,
 			 struct srpt_send_ioctx **ring, int ring_size,
 			 struct kmem_cache *buf_cache);
-void srpt_put_send_ioctx(struct srpt_send_ioctx *sio);
 int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 		       const struct srpt_cmd_desc *desc,
 		       struct scatterlist **sg, u32 *sg_cnt);
@@ -926,7 +925,6 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void srpt_release_cmd(struct se_cmd *cmd);
 void srpt_process_wait_list(struct srpt_rdma_ch *ch);
 void srpt_wait_list_work(struct work_struct *w);
-void srpt_wait_list_kick(struct srpt_rdma_ch *ch);
 void srpt_wait_list_close(struct srpt_rdma_ch *ch);
 
 /* rsp.c: data transfer, responses and the LIO command callbacks */

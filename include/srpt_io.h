@@ -136,7 +136,7 @@ static inline u32 srpt_sq_capacity(const struct srpt_rdma_ch *ch)
  * @ch: channel.
  *
  * Inline: cmd.c calls it for every SRP_CMD and SRP_TSK_MGMT; the context
- * goes back with srpt_put_send_ioctx() (ioctx.c).
+ * goes back with srpt_put_send_ioctx().
  *
  * Return: the reset send context, or NULL if every tag is in use.
  */
@@ -240,6 +240,29 @@ static inline void srpt_rsp_list_kick(struct srpt_rdma_ch *ch)
 {
 	if (!list_empty_careful(&ch->rsp_wait_list))
 		srpt_rsp_list_post(ch);
+}
+
+/**
+ * srpt_put_send_ioctx() - release what a command holds and free its tag.
+ * @sio: send context.
+ *
+ * Reposts a receive buffer lent for immediate data, frees the rw contexts
+ * and returns the tag to the session's pool. Always inline: LIO's
+ * release_cmd calls it for every command (issue 13).
+ */
+static __always_inline void srpt_put_send_ioctx(struct srpt_send_ioctx *sio)
+{
+	struct srpt_rdma_ch *ch = sio->ch;
+	struct srpt_recv_ioctx *rio = sio->recv_ioctx;
+
+	if (rio) {
+		sio->recv_ioctx = NULL;
+		WARN_ON_ONCE(!list_empty(&rio->wait_list));
+		srpt_recv_repost(ch, rio);
+	}
+	if (sio->n_rw_ctx || sio->data_charge)
+		srpt_free_rw_ctxs(sio, sio->n_rw_ctx);
+	target_free_tag(ch->sess, &sio->cmd);
 }
 
 #endif /* SRPT_IO_H */

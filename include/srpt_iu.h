@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * srpt_iu.h - parsing of SRP_CMD / SRP_TSK_MGMT and building of SRP_RSP
- * (src/iu.c, pure code: no allocation, locking or logging).
+ * (src/iu.c and the inline functions below, pure code: no allocation,
+ * locking or logging).
  *
  * Everything a peer sends is bounded here: the parser checks every offset
  * and length against the number of bytes actually received and against the
@@ -183,13 +184,252 @@ static inline void srpt_iu_get_desc(const void *iu,
 	*len = srpt_get_be32(db + offsetof(struct srpt_direct_buf, len));
 }
 
-int srpt_iu_parse_cmd(const void *iu, u32 byte_len, u32 buf_size,
-		      u32 imm_data_offset, struct srpt_cmd_desc *desc);
+/*
+ * The parser of SRP_CMD and the builder of SRP_RSP run once per command:
+ * inline as well, so that the caller's descriptor and response info stay
+ * in registers instead of a structure on the stack that a call in another
+ * file fills and reads (issue 13: an instruction profile of 4 KiB writes
+ * showed about 110 instructions per command in the two calls). Still pure
+ * code, built into the unit tests and fuzzers with iu.c.
+ */
+
+/* Direct descriptor: one srpt_direct_buf at @desc_off. */
+static inline int srpt_iu_parse_direct(const void *iu, u32 byte_len,
+				       struct srpt_cmd_desc *d)
+{
+	u32 len;
+
+	if ((u64)d->desc_off + sizeof(struct srpt_direct_buf) > byte_len)
+		return -EINVAL;
+	len = srpt_get_be32((const u8 *)iu + d->desc_off +
+			    offsetof(struct srpt_direct_buf, len));
+	if (len > SRPT_MAX_CMD_DATA_LEN)
+		return -EINVAL;
+	d->data_len = len;
+	d->nbufs = len ? 1 : 0;
+	return 0;
+}
+
+/*
+ * Indirect descriptor: a table header (srpt_indirect_buf) followed by the
+ * descriptors, all of which must be carried in the IU itself.
+ */
+static inline int srpt_iu_parse_indirect(const void *iu, u32 byte_len,
+					 u8 desc_cnt, struct srpt_cmd_desc *d)
+{
+	const u8 *ib = (const u8 *)iu + d->desc_off;
+	const size_t dbsz = sizeof(struct srpt_direct_buf);
+	u32 table_len, nbufs, total, i, off, len;
+	u64 sum = 0;
+
+	if ((u64)d->desc_off + sizeof(struct srpt_indirect_buf) > byte_len)
+		return -EINVAL;
+	table_len = srpt_get_be32(ib + offsetof(struct srpt_indirect_buf,
+						table_desc.len));
+	if (table_len == 0 || table_len % dbsz)
+		return -EINVAL;
+	nbufs = table_len / dbsz;
+	/* The target never fetches an external descriptor table. */
+	if (nbufs > desc_cnt)
+		return -EINVAL;
+	off = d->desc_off + sizeof(struct srpt_indirect_buf);
+	if ((u64)off + (u64)nbufs * dbsz > byte_len)
+		return -EINVAL;
+	total = srpt_get_be32(ib + offsetof(struct srpt_indirect_buf, len));
+	if (total > SRPT_MAX_CMD_DATA_LEN)
+		return -EINVAL;
+	for (i = 0; i < nbufs; i++) {
+		len = srpt_get_be32((const u8 *)iu + off + i * dbsz +
+				    offsetof(struct srpt_direct_buf, len));
+		if (len == 0)
+			return -EINVAL;
+		sum += len;
+	}
+	if (sum != total)
+		return -EINVAL;
+	d->desc_off = off;
+	d->nbufs = nbufs;
+	d->data_len = total;
+	return 0;
+}
+
+/* Immediate data-out: srpt_imm_buf at @desc_off, data at imm_data_offset. */
+static inline int srpt_iu_parse_imm(const void *iu, u32 byte_len,
+				    u32 buf_size, u32 imm_data_offset,
+				    struct srpt_cmd_desc *d)
+{
+	u64 end;
+	u32 len;
+
+	if (imm_data_offset == 0)
+		return -EINVAL;		/* not negotiated at login */
+	if ((u64)d->desc_off + sizeof(struct srpt_imm_buf) > byte_len ||
+	    (u64)d->desc_off + sizeof(struct srpt_imm_buf) > imm_data_offset)
+		return -EINVAL;
+	len = srpt_get_be32((const u8 *)iu + d->desc_off +
+			    offsetof(struct srpt_imm_buf, len));
+	end = (u64)imm_data_offset + len;
+	if (end > buf_size)
+		return -EINVAL;
+	if (end > byte_len)
+		return -EIO;
+	if (((uintptr_t)iu + imm_data_offset) % SRPT_IMM_DATA_ALIGN)
+		return -EINVAL;
+	d->imm_off = imm_data_offset;
+	d->data_len = len;
+	d->nbufs = 0;
+	return 0;
+}
+
+/**
+ * srpt_iu_parse_cmd() - validate an SRP_CMD and locate its data.
+ * @iu: the received IU.
+ * @byte_len: bytes received (wc->byte_len; peer controlled).
+ * @buf_size: bytes of @iu that may be read (the receive buffer size,
+ *	      srp_max_req_size); @byte_len larger than this is rejected.
+ * @imm_data_offset: offset of immediate data negotiated at login, 0 if
+ *		     immediate data is not in use.
+ * @desc: filled in on success; zeroed (no data) on failure.
+ *
+ * Every offset derived from the IU (additional CDB, descriptor, inline
+ * descriptor table, immediate data) is checked against @byte_len and
+ * @buf_size before it is used, in 64-bit arithmetic.
+ *
+ * Return: 0 on success; -EINVAL for a malformed or unsupported command;
+ * -EIO if the immediate data announced was not fully received.
+ */
+static __always_inline int srpt_iu_parse_cmd(const void *iu, u32 byte_len,
+					     u32 buf_size,
+					     u32 imm_data_offset,
+					     struct srpt_cmd_desc *desc)
+{
+	const u8 *p = iu;	/* byte access: @iu need not be aligned */
+	u8 out_fmt, in_fmt, cnt;
+	u32 add_cdb;
+	int ret;
+
+	memset(desc, 0, sizeof(*desc));
+	if (byte_len > buf_size || byte_len < sizeof(struct srpt_cmd))
+		return -EINVAL;
+	if (p[offsetof(struct srpt_cmd, opcode)] != SRPT_OP_CMD)
+		return -EINVAL;
+	/* Length in 4-byte units in bits 7..2; bits 1..0 are reserved. */
+	add_cdb = p[offsetof(struct srpt_cmd, add_cdb_len)] & ~3U;
+	if (sizeof(struct srpt_cmd) + add_cdb > byte_len)
+		return -EINVAL;
+	desc->cdb_len = 16 + add_cdb;	/* srpt_cmd.cdb[16] */
+	desc->desc_off = sizeof(struct srpt_cmd) + add_cdb;
+
+	out_fmt = p[offsetof(struct srpt_cmd, buf_fmt)] >> 4;
+	in_fmt = p[offsetof(struct srpt_cmd, buf_fmt)] & 0xf;
+	if (!out_fmt && !in_fmt)
+		return 0;
+	if (out_fmt && in_fmt) {
+		ret = -EINVAL;		/* bidirectional: not supported */
+		goto fail;
+	}
+	desc->dir = in_fmt ? SRPT_DIR_READ : SRPT_DIR_WRITE;
+
+	desc->fmt = in_fmt ? in_fmt : out_fmt;
+	cnt = in_fmt ? p[offsetof(struct srpt_cmd, data_in_desc_cnt)] :
+		       p[offsetof(struct srpt_cmd, data_out_desc_cnt)];
+	switch (desc->fmt) {
+	case SRPT_DATA_DESC_DIRECT:
+		ret = srpt_iu_parse_direct(iu, byte_len, desc);
+		break;
+	case SRPT_DATA_DESC_INDIRECT:
+		ret = srpt_iu_parse_indirect(iu, byte_len, cnt, desc);
+		break;
+	case SRPT_DATA_DESC_IMM:
+		if (desc->dir != SRPT_DIR_WRITE)
+			ret = -EINVAL;
+		else
+			ret = srpt_iu_parse_imm(iu, byte_len, buf_size,
+						imm_data_offset, desc);
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+	if (ret)
+		goto fail;
+	return 0;
+
+fail:
+	memset(desc, 0, sizeof(*desc));
+	return ret;
+}
+
+/* Bytes of sense or response data that fit after the SRP_RSP header. */
+static inline u32 srpt_iu_rsp_room(u32 buf_size, u32 max_ti_iu_len)
+{
+	u32 lim = buf_size < max_ti_iu_len ? buf_size : max_ti_iu_len;
+
+	return lim > sizeof(struct srpt_rsp) ? lim - sizeof(struct srpt_rsp) : 0;
+}
+
+/**
+ * srpt_iu_build_rsp() - build the SRP_RSP of a SCSI command.
+ * @buf: response buffer.
+ * @buf_size: size of @buf.
+ * @max_ti_iu_len: largest IU the initiator accepts.
+ * @info: status, residual and sense to report.
+ *
+ * Sense data is truncated to what fits both in @buf and in @max_ti_iu_len;
+ * the caller can compare the result with @info->sense_len to notice.
+ *
+ * Return: length of the response in bytes, or -EINVAL if @buf cannot hold
+ * even the fixed part.
+ */
+static __always_inline int srpt_iu_build_rsp(void *buf, u32 buf_size,
+					     u32 max_ti_iu_len,
+					     const struct srpt_rsp_info *info)
+{
+	struct srpt_rsp *rsp = buf;
+	u32 sense_len = info->sense ? info->sense_len : 0;
+	u32 room;
+
+	if (buf_size < sizeof(*rsp))
+		return -EINVAL;
+	room = srpt_iu_rsp_room(buf_size, max_ti_iu_len);
+	if (sense_len > room)
+		sense_len = room;
+
+	memset(rsp, 0, sizeof(*rsp));
+	rsp->opcode = SRPT_OP_RSP;
+	rsp->req_lim_delta = cpu_to_be32(info->req_lim_delta);
+	rsp->tag = info->tag;
+	rsp->status = info->status;
+
+	if (info->dir == SRPT_DIR_WRITE) {
+		if (info->underflow) {
+			rsp->flags |= SRPT_RSP_FLAG_DOUNDER;
+			rsp->data_out_res_cnt = cpu_to_be32(info->residual);
+		} else if (info->overflow) {
+			rsp->flags |= SRPT_RSP_FLAG_DOOVER;
+			rsp->data_out_res_cnt = cpu_to_be32(info->residual);
+		}
+	} else if (info->dir == SRPT_DIR_READ) {
+		if (info->underflow) {
+			rsp->flags |= SRPT_RSP_FLAG_DIUNDER;
+			rsp->data_in_res_cnt = cpu_to_be32(info->residual);
+		} else if (info->overflow) {
+			rsp->flags |= SRPT_RSP_FLAG_DIOVER;
+			rsp->data_in_res_cnt = cpu_to_be32(info->residual);
+		}
+	}
+
+	if (sense_len) {
+		rsp->flags |= SRPT_RSP_FLAG_SNSVALID;
+		rsp->sense_data_len = cpu_to_be32(sense_len);
+		memcpy(rsp->data, info->sense, sense_len);
+	}
+	return sizeof(*rsp) + sense_len;
+}
+
 int srpt_iu_check_tsk_mgmt(const void *iu, u32 byte_len);
 int srpt_iu_build_sense(u8 *buf, u32 size, u8 key, u8 asc, u8 ascq);
 u32 srpt_iu_sense_len(const u8 *sense, u32 len);
-int srpt_iu_build_rsp(void *buf, u32 buf_size, u32 max_ti_iu_len,
-		      const struct srpt_rsp_info *info);
 int srpt_iu_build_tsk_mgmt_rsp(void *buf, u32 buf_size, u32 max_ti_iu_len,
 			       u64 tag, u32 req_lim_delta, u8 rsp_code);
 int srpt_iu_rsp_summary(const void *buf, u32 len,

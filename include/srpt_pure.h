@@ -22,6 +22,8 @@
 #include <string.h>
 #include <errno.h>
 
+/* __always_inline (srpt_iu.h) comes from glibc's <sys/cdefs.h>. */
+
 typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;

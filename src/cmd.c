@@ -200,12 +200,15 @@ static void srpt_cmd_count(struct srpt_rdma_ch *ch,
  * A malformed IU gets CHECK CONDITION, INVALID FIELD IN COMMAND
  * INFORMATION UNIT; a command LIO refuses gets BUSY.
  *
+ * Always inline: every SRP_CMD runs it, and a frame of its own with a stack
+ * canary costs a write about 35 instructions (issue 13).
+ *
  * Return: true if the receive buffer was lent to the command (immediate
  * data) and must not be reposted now.
  */
-static bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
-			    struct srpt_recv_ioctx *rio,
-			    struct srpt_send_ioctx *sio)
+static __always_inline bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
+					    struct srpt_recv_ioctx *rio,
+					    struct srpt_send_ioctx *sio)
 {
 	struct srpt_cmd *srp_cmd = rio->ioctx.buf + rio->ioctx.offset;
 	struct se_cmd *cmd = &sio->cmd;
@@ -350,12 +353,16 @@ static void srpt_recv_drop_short(struct srpt_rdma_ch *ch,
  * @ch: channel it arrived on.
  * @rio: receive context, already taken off the wait list.
  *
- * Context: srpt_process_wait_list(), the only caller.
+ * Always inline, like srpt_handle_cmd(): one frame for the whole receive
+ * side of a command (issue 13).
+ *
+ * Context: srpt_wait_list_run(), the only caller.
  * Return: false if the IU has to wait (channel still connecting or no free
  * tag; nothing was done); true if it was consumed (its buffer is reposted
  * or lent to the command).
  */
-static bool srpt_recv_try(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio)
+static __always_inline bool srpt_recv_try(struct srpt_rdma_ch *ch,
+					  struct srpt_recv_ioctx *rio)
 {
 	struct srpt_send_ioctx *sio = NULL;
 	bool lent = false;
@@ -471,19 +478,9 @@ static bool srpt_wait_own(struct srpt_rdma_ch *ch)
 	}
 }
 
-/*
- * srpt_wait_release() - stop handling IUs, unless told to look again.
- * Return: true if BUSY is clear now (and srpt_wait_list_close(), if the
- * list is closed, woken); false if AGAIN was set: it is cleared and the
- * caller must look at the list once more. Fully ordered, so that the
- * caller's next look sees what the one who set AGAIN did before.
- */
-static bool srpt_wait_release(struct srpt_rdma_ch *ch)
+/* The rest of srpt_wait_release(), when AGAIN or CLOSED is set in @old. */
+static noinline bool srpt_wait_release_flags(struct srpt_rdma_ch *ch, int old)
 {
-	int old = SRPT_WAIT_BUSY;
-
-	if (likely(atomic_try_cmpxchg(&ch->wait_state, &old, 0)))
-		return true;
 	if (old & SRPT_WAIT_CLOSED) {
 		atomic_fetch_andnot(SRPT_WAIT_BUSY | SRPT_WAIT_AGAIN,
 				    &ch->wait_state);
@@ -492,6 +489,24 @@ static bool srpt_wait_release(struct srpt_rdma_ch *ch)
 	}
 	atomic_fetch_andnot(SRPT_WAIT_AGAIN, &ch->wait_state);
 	return false;
+}
+
+/*
+ * srpt_wait_release() - stop handling IUs, unless told to look again.
+ * Return: true if BUSY is clear now (and srpt_wait_list_close(), if the
+ * list is closed, woken); false if AGAIN was set: it is cleared and the
+ * caller must look at the list once more. Fully ordered, so that the
+ * caller's next look sees what the one who set AGAIN did before. Always
+ * inline: every IU ends here, almost always with BUSY alone set (one
+ * compare-and-exchange; issue 13).
+ */
+static __always_inline bool srpt_wait_release(struct srpt_rdma_ch *ch)
+{
+	int old = SRPT_WAIT_BUSY;
+
+	if (likely(atomic_try_cmpxchg(&ch->wait_state, &old, 0)))
+		return true;
+	return srpt_wait_release_flags(ch, old);
 }
 
 /**
@@ -539,6 +554,72 @@ static void srpt_wait_list_run(struct srpt_rdma_ch *ch,
 }
 
 /**
+ * srpt_recv_enqueue() - a received IU that cannot be handled at once.
+ * @ch: channel.
+ * @rio: receive context of the IU.
+ * @owner: the caller set SRPT_WAIT_BUSY, but IUs wait: @rio goes behind
+ *	   them and the list is handled from its head. Otherwise another
+ *	   caller handles IUs (@rio is appended and that caller told to
+ *	   look again) or the list is closed (@rio is dropped).
+ *
+ * Out of line: with it the common case of srpt_recv_done() needs neither
+ * the lock nor the registers for it (issue 13).
+ *
+ * Context: CQ context of the channel.
+ */
+static noinline void srpt_recv_enqueue(struct srpt_rdma_ch *ch,
+				       struct srpt_recv_ioctx *rio, bool owner)
+{
+	unsigned long flags;
+	bool closed;
+
+	if (owner) {
+		/* behind the IUs that wait */
+		spin_lock_irqsave(&ch->wait_lock, flags);
+		list_add_tail(&rio->wait_list, &ch->cmd_wait_list);
+		rio = srpt_wait_list_pop(ch);
+		spin_unlock_irqrestore(&ch->wait_lock, flags);
+		srpt_wait_list_run(ch, rio);
+		return;
+	}
+
+	/* Another caller handles IUs, or the list is closed. */
+	spin_lock_irqsave(&ch->wait_lock, flags);
+	closed = atomic_read(&ch->wait_state) & SRPT_WAIT_CLOSED;
+	if (!closed)
+		list_add_tail(&rio->wait_list, &ch->cmd_wait_list);
+	spin_unlock_irqrestore(&ch->wait_lock, flags);
+	if (unlikely(closed))
+		srpt_recv_drop(ch, rio);
+	else if (srpt_wait_own(ch))
+		srpt_wait_list_run(ch, NULL);
+}
+
+/*
+ * A receive that failed. Out of line: the repost below would cost every
+ * successful receive a stack frame with a canary (issue 13).
+ */
+static noinline void srpt_recv_failed(struct srpt_rdma_ch *ch,
+				      struct srpt_recv_ioctx *rio,
+				      struct ib_wc *wc)
+{
+	if (wc->status != IB_WC_WR_FLUSH_ERR) {
+		atomic64_inc(&ch->stats.recv_errors);
+		srpt_ch_warn_ratelimited(ch, "receive failed: %s\n",
+					 ib_wc_status_msg(wc->status));
+	}
+	/*
+	 * A buffer of the device's SRQ is the SRQ's, not the channel's: give
+	 * it back, or each receive that fails (an IU larger than the buffer:
+	 * a length error) shrinks the queue all channels of the HCA share,
+	 * for good. A buffer of the channel's own ring is freed with the
+	 * ring; its QP is in the error state now.
+	 */
+	if (wc->qp->srq)
+		srpt_recv_repost(ch, rio);
+}
+
+/**
  * srpt_recv_done() - receive completion handler.
  * @cq: completion queue.
  * @wc: work completion of a receive posted by srpt_post_recv().
@@ -556,26 +637,10 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct srpt_recv_ioctx *rio =
 		container_of(wc->wr_cqe, struct srpt_recv_ioctx, ioctx.cqe);
 	struct srpt_device *sdev = ch->sport->sdev;
-	unsigned long flags;
 	int req_lim, idle = 0;
-	bool closed;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR) {
-			atomic64_inc(&ch->stats.recv_errors);
-			srpt_ch_warn_ratelimited(ch, "receive failed: %s\n",
-						 ib_wc_status_msg(wc->status));
-		}
-		/*
-		 * A buffer of the device's SRQ is the SRQ's, not the
-		 * channel's: give it back, or each receive that fails (an IU
-		 * larger than the buffer: a length error) shrinks the queue
-		 * all channels of the HCA share, for good. A buffer of the
-		 * channel's own ring is freed with the ring; its QP is in the
-		 * error state now.
-		 */
-		if (wc->qp->srq)
-			srpt_recv_repost(ch, rio);
+		srpt_recv_failed(ch, rio, wc);
 		return;
 	}
 	rio->byte_len = wc->byte_len;
@@ -598,27 +663,13 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		 * Nobody else handles IUs, and only this CQ context appends
 		 * to the list: it cannot change under us now.
 		 */
-		if (unlikely(!list_empty(&ch->cmd_wait_list))) {
-			/* behind the IUs that wait */
-			spin_lock_irqsave(&ch->wait_lock, flags);
-			list_add_tail(&rio->wait_list, &ch->cmd_wait_list);
-			rio = srpt_wait_list_pop(ch);
-			spin_unlock_irqrestore(&ch->wait_lock, flags);
-		}
-		srpt_wait_list_run(ch, rio);
+		if (likely(list_empty(&ch->cmd_wait_list)))
+			srpt_wait_list_run(ch, rio);
+		else
+			srpt_recv_enqueue(ch, rio, true);
 		return;
 	}
-
-	/* Another caller handles IUs, or the list is closed. */
-	spin_lock_irqsave(&ch->wait_lock, flags);
-	closed = atomic_read(&ch->wait_state) & SRPT_WAIT_CLOSED;
-	if (!closed)
-		list_add_tail(&rio->wait_list, &ch->cmd_wait_list);
-	spin_unlock_irqrestore(&ch->wait_lock, flags);
-	if (unlikely(closed))
-		srpt_recv_drop(ch, rio);
-	else if (srpt_wait_own(ch))
-		srpt_wait_list_run(ch, NULL);
+	srpt_recv_enqueue(ch, rio, false);
 }
 
 /**
@@ -666,30 +717,12 @@ void srpt_wait_list_work(struct work_struct *w)
 					    wait_work));
 }
 
-/**
- * srpt_wait_list_kick() - a tag was freed outside the CQ work.
- * @ch: channel.
- *
- * If a caller is handling IUs it is told to look again (it may just have
- * failed to get a tag for the head IU); if nobody is and IUs wait, and the
- * list is still open, ch->wait_work is queued, so that a tag freed by an
- * aborted command is not left unused while IUs wait for one (no send
- * completion would follow to process the list). Every command's
- * release_cmd comes here: nothing waits is found with one look, without a
- * lock (see srpt_process_wait_list() for why that look is enough).
- *
- * Context: any.
- */
-void srpt_wait_list_kick(struct srpt_rdma_ch *ch)
+/* The rest of srpt_wait_list_kick(), when IUs wait or @old is not idle. */
+static noinline void srpt_wait_list_kick_busy(struct srpt_rdma_ch *ch,
+					      int old)
 {
 	unsigned long flags;
-	int old;
 
-	/* the freed tag before the look */
-	smp_mb();
-	old = atomic_read_acquire(&ch->wait_state);
-	if (likely(!old && list_empty_careful(&ch->cmd_wait_list)))
-		return;
 	while ((old & (SRPT_WAIT_BUSY | SRPT_WAIT_CLOSED)) == SRPT_WAIT_BUSY) {
 		if (atomic_try_cmpxchg(&ch->wait_state, &old,
 				       old | SRPT_WAIT_AGAIN))
@@ -703,6 +736,33 @@ void srpt_wait_list_kick(struct srpt_rdma_ch *ch)
 	    !list_empty(&ch->cmd_wait_list))
 		queue_work(system_wq, &ch->wait_work);
 	spin_unlock_irqrestore(&ch->wait_lock, flags);
+}
+
+/**
+ * srpt_wait_list_kick() - a tag was freed outside the CQ work.
+ * @ch: channel.
+ *
+ * If a caller is handling IUs it is told to look again (it may just have
+ * failed to get a tag for the head IU); if nobody is and IUs wait, and the
+ * list is still open, ch->wait_work is queued, so that a tag freed by an
+ * aborted command is not left unused while IUs wait for one (no send
+ * completion would follow to process the list). Every command's
+ * release_cmd comes here: nothing waits is found with one look, without a
+ * lock (see srpt_process_wait_list() for why that look is enough), inline
+ * in srpt_release_cmd() (issue 13).
+ *
+ * Context: any.
+ */
+static __always_inline void srpt_wait_list_kick(struct srpt_rdma_ch *ch)
+{
+	int old;
+
+	/* the freed tag before the look */
+	smp_mb();
+	old = atomic_read_acquire(&ch->wait_state);
+	if (likely(!old && list_empty_careful(&ch->cmd_wait_list)))
+		return;
+	srpt_wait_list_kick_busy(ch, old);
 }
 
 /**
@@ -740,6 +800,17 @@ void srpt_wait_list_close(struct srpt_rdma_ch *ch)
 	}
 }
 
+/*
+ * The send completion of a response the driver built itself frees the
+ * command here. Out of line: srpt_put_send_ioctx() is inline, and its
+ * receive repost would cost every send completion a stack canary.
+ */
+static noinline void srpt_local_rsp_done(struct srpt_send_ioctx *sio)
+{
+	srpt_debug_delay(SRPT_DBG_LOCAL_RSP_DONE);
+	srpt_put_send_ioctx(sio);
+}
+
 /**
  * srpt_send_done() - completion of the SEND of a response.
  * @cq: completion queue.
@@ -770,15 +841,13 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 					 ib_wc_status_msg(wc->status));
 	}
 
-	if (sio->local_rsp) {
-		srpt_debug_delay(SRPT_DBG_LOCAL_RSP_DONE);
-		srpt_put_send_ioctx(sio);
-	} else if (state != SRPT_STATE_DONE) {
+	if (sio->local_rsp)
+		srpt_local_rsp_done(sio);
+	else if (state != SRPT_STATE_DONE)
 		transport_generic_free_cmd(&sio->cmd, 0);
-	} else {
+	else
 		srpt_ch_err_ratelimited(ch, "response completion for tag %#llx came too late\n",
 					sio->cmd.tag);
-	}
 
 	srpt_rsp_list_kick(ch);
 	srpt_process_wait_list(ch);

@@ -4,9 +4,10 @@
  * buffer caches they draw from, and what a send context holds for one
  * command: its target-side data buffers (charged to the channel's data
  * budget), the rdma_rw contexts that move them, and the release of all of
- * it with the LIO tag (srpt_put_send_ioctx()). The per-command helpers
- * (srpt_get_send_ioctx(), srpt_post_recv(), the command state) are static
- * inline functions in srpt_io.h.
+ * it with the LIO tag (srpt_free_rw_ctxs(); srpt_put_send_ioctx()). The
+ * per-command helpers (srpt_get_send_ioctx(), srpt_put_send_ioctx(),
+ * srpt_post_recv(), the command state) are static inline functions in
+ * srpt_io.h.
  *
  * Buffer caches are shared by size: srpt_cache_get() returns the cache
  * named "srpt-<size>" (objects 512-byte aligned) and takes a reference;
@@ -781,26 +782,4 @@ unwind:
 	*sg = NULL;
 	*sg_cnt = 0;
 	return ret < 0 ? ret : -ENOMEM;
-}
-
-/**
- * srpt_put_send_ioctx() - release what a command holds and free its tag.
- * @sio: send context.
- *
- * Reposts a receive buffer lent for immediate data, frees the rw contexts
- * and returns the tag to the session's pool.
- */
-void srpt_put_send_ioctx(struct srpt_send_ioctx *sio)
-{
-	struct srpt_rdma_ch *ch = sio->ch;
-	struct srpt_recv_ioctx *rio = sio->recv_ioctx;
-
-	if (rio) {
-		sio->recv_ioctx = NULL;
-		WARN_ON_ONCE(!list_empty(&rio->wait_list));
-		srpt_recv_repost(ch, rio);
-	}
-	if (sio->n_rw_ctx || sio->data_charge)
-		srpt_free_rw_ctxs(sio, sio->n_rw_ctx);
-	target_free_tag(ch->sess, &sio->cmd);
 }
