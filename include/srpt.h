@@ -81,7 +81,7 @@ struct srpt_cmd_desc;
  * @srp_max_rdma_size: reported in IOControllerProfile.rdma_size.
  * @srp_max_rsp_size: send buffer size of channels created from now on.
  * @srp_sq_size: send queue size of channels created from now on.
- * @srp_rq_size: depth (credits, receive ring, LIO tags) of channels created
+ * @srp_rq_size: depth (credits, receive ring, send contexts) of channels created
  *		 from now on; see srpt_login_rq_size().
  * @use_srq: whether channels of this HCA use the shared receive queue.
  *
@@ -441,9 +441,12 @@ struct srpt_spare {
 };
 
 /**
- * struct srpt_send_ioctx - send context, one per LIO tag.
+ * struct srpt_send_ioctx - send context, one per command the channel may
+ *	run at once (rq_size of them).
  * @ioctx: common part (@ioctx.buf holds the SRP_RSP).
  * @ch: owning channel; immutable.
+ * @free_node: entry in srpt_rdma_ch.free_ioctxs while no command uses the
+ *	       context.
  * @recv_ioctx: receive buffer lent to the command for immediate data.
  * @s_rw_ctx: inline context used when there is one descriptor.
  * @rw_ctxs: @s_rw_ctx or a kmalloc'd array of @n_rw_ctx entries.
@@ -482,6 +485,7 @@ struct srpt_spare {
 struct srpt_send_ioctx {
 	struct srpt_ioctx	ioctx;
 	struct srpt_rdma_ch	*ch;
+	struct llist_node	free_node;
 	struct srpt_recv_ioctx	*recv_ioctx;
 	struct srpt_rw_ctx	s_rw_ctx;
 	struct srpt_rw_ctx	*rw_ctxs;
@@ -585,7 +589,7 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  * @kref: one reference for the lifetime (dropped by the release work) plus
  *	  temporary references taken by close paths.
  * @closed: completed by the release work if set (srpt_disconnect_ch_sync()).
- * @rq_size: receive ring size and number of LIO tags.
+ * @rq_size: receive ring size and number of send contexts.
  * @max_rsp_size: size of each send buffer.
  * @sq_wr_avail: send queue WRs still available for responses and RDMA
  *		 (the QP has SRPT_SQ_SPARE_WRS more for the zero-length
@@ -623,7 +627,12 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  *	      @rtu_cqe write under it.
  * @state: enum rdma_ch_state.
  * @rsp_buf_cache: cache of the send buffers.
- * @ioctx_ring: send contexts, indexed by LIO tag.
+ * @ioctx_ring: the send contexts (srpt_alloc_send_ring()).
+ * @free_ioctxs: the send contexts no command uses, last in, first out:
+ *		 freed from any context (llist_add() in srpt_put_send_ioctx());
+ *		 only the caller that holds SRPT_WAIT_BUSY takes from it
+ *		 (srpt_get_send_ioctx(); llist_del_first() allows one taker
+ *		 without a lock). Filled when the ring is allocated.
  * @req_buf_cache: cache of the receive buffers (no SRQ).
  * @ioctx_recv_ring: receive contexts, NULL with SRQ.
  * @list: node in srpt_nexus.ch_list; srpt_port.mutex for writers.
@@ -635,12 +644,13 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  * @cmd_wait_list: the received IUs that wait, in arrival order:
  *		   srpt_recv_done() appends, srpt_wait_list_run() takes from
  *		   the head. An IU stays there while the channel is
- *		   connecting or every LIO tag is in use, so later IUs never
- *		   overtake it. An IU that arrives while the list is empty
- *		   and nobody handles IUs is handled without being queued.
- *		   Read without the lock by the caller that holds
+ *		   connecting or every send context is in use, so later
+ *		   IUs never overtake it. An IU that arrives while the list
+ *		   is empty and nobody handles IUs is handled without being
+ *		   queued. Read without the lock by the caller that holds
  *		   SRPT_WAIT_BUSY and, for a first look, by those that free a
- *		   tag (srpt_process_wait_list() says why that is enough).
+ *		   send context (srpt_process_wait_list() says why that is
+ *		   enough).
  * @wait_state: SRPT_WAIT_BUSY: a srpt_wait_list_run() call is handling
  *		IUs; only that call handles IUs and takes them off
  *		@cmd_wait_list. SRPT_WAIT_AGAIN: something changed (a tag was
@@ -757,6 +767,7 @@ struct srpt_rdma_ch {
 	enum rdma_ch_state	state;
 	struct kmem_cache	*rsp_buf_cache;
 	struct srpt_send_ioctx	**ioctx_ring;
+	struct llist_head	free_ioctxs;
 	struct kmem_cache	*req_buf_cache;
 	struct srpt_recv_ioctx	**ioctx_recv_ring;
 	struct list_head	list;

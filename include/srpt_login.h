@@ -19,7 +19,7 @@
 
 /*
  * Channel depth: the srp_rq_size TPG attribute, i.e. the credits a login
- * grants, the receive ring size and the number of LIO tags of a channel
+ * grants, the receive ring size and the number of send contexts of a channel
  * (docs/design.md, "Limits and defaults" and "Channel depth"). The default
  * is the in-kernel driver's fixed depth (its MAX_SRPT_RQ_SIZE).
  */

@@ -119,7 +119,7 @@ struct srpt_text {
  * @transport: "IB", "RoCE" or "iWARP"; one word.
  * @i_port_id: initiator port ID of the login ("0x" + 32 hex digits).
  * @t_port_id: target port ID of the login.
- * @rq_size: credits granted at login (LIO tags).
+ * @rq_size: credits granted at login (send contexts).
  * @req_lim: credits the initiator holds now (as the target counts them).
  * @c: the channel's counters.
  */

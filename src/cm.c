@@ -88,7 +88,8 @@ static struct se_session *srpt_session_in(struct srpt_port_id *port_id,
 	list_for_each_entry(stpg, &port_id->tpg_list, entry) {
 		if (!stpg->enabled)
 			continue;
-		sess = target_setup_session(&stpg->tpg, ch->rq_size, 1,
+		/* no LIO tag pool: see srpt_get_send_ioctx() */
+		sess = target_setup_session(&stpg->tpg, 0, 0,
 					    TARGET_PROT_NORMAL, name, ch,
 					    NULL);
 		if (!IS_ERR_OR_NULL(sess))

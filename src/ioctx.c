@@ -3,11 +3,10 @@
  * ioctx.c - I/O contexts: the rings of receive and send contexts, the
  * buffer caches they draw from, and what a send context holds for one
  * command: its target-side data buffers (charged to the channel's data
- * budget), the rdma_rw contexts that move them, and the release of all of
- * it with the LIO tag (srpt_free_rw_ctxs(); srpt_put_send_ioctx()). The
- * per-command helpers (srpt_get_send_ioctx(), srpt_put_send_ioctx(),
- * srpt_post_recv(), the command state) are static inline functions in
- * srpt_io.h.
+ * budget), the rdma_rw contexts that move them, and their release
+ * (srpt_free_rw_ctxs()). The per-command helpers (srpt_get_send_ioctx(),
+ * srpt_put_send_ioctx(), srpt_post_recv(), the command state) are static
+ * inline functions in srpt_io.h.
  *
  * Buffer caches are shared by size: srpt_cache_get() returns the cache
  * named "srpt-<size>" (objects 512-byte aligned) and takes a reference;
@@ -273,10 +272,12 @@ void srpt_free_recv_ring(struct srpt_device *sdev,
 /**
  * srpt_alloc_send_ring() - allocate the send contexts of a channel.
  * @ch: the channel; @ch->sport must be set.
- * @ring_size: number of contexts (the number of LIO tags, rq_size).
+ * @ring_size: number of contexts (rq_size).
  * @buf_cache: cache of the response buffers (ch->max_rsp_size bytes).
  * @done: completion handler of the SEND of every response posted from a
  *	  context of the ring (srpt_send_done()); set here once.
+ *
+ * All contexts go on @ch->free_ioctxs, the first one on top.
  *
  * Context: process context; may sleep.
  * Return: the ring, or NULL on allocation failure.
@@ -297,11 +298,13 @@ struct srpt_send_ioctx **srpt_alloc_send_ring(struct srpt_rdma_ch *ch,
 				buf_cache, DMA_TO_DEVICE);
 	if (!ring)
 		return NULL;
-	for (i = 0; i < ring_size; i++) {
+	init_llist_head(&ch->free_ioctxs);
+	for (i = ring_size - 1; i >= 0; i--) {
 		ring[i]->ch = ch;
 		ring[i]->ioctx.cqe.done = done;
 		ring[i]->rw_ctxs = &ring[i]->s_rw_ctx;
 		srpt_set_cmd_state(ring[i], SRPT_STATE_DONE);
+		llist_add(&ring[i]->free_node, &ch->free_ioctxs);
 	}
 	return ring;
 }
@@ -342,6 +345,7 @@ void srpt_free_send_ring(struct srpt_rdma_ch *ch,
 	srpt_spare_drain(ch);
 	srpt_free_ring(ch->sport->sdev, (void **)ring, ring_size, buf_cache,
 		       DMA_TO_DEVICE);
+	init_llist_head(&ch->free_ioctxs);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -188,7 +188,7 @@ u32 srpt_login_rq_size_max(u32 max_qp_wr, u32 max_cqe)
  * srpt_login_rq_fit()) and never 0. A channel on the SRQ may get fewer
  * credits still (srpt_srq_reserve()).
  *
- * Return: the receive ring size, LIO tags and credits of the channel.
+ * Return: the receive ring size, send contexts and credits of the channel.
  */
 u32 srpt_login_rq_size(u32 depth, u32 max_qp_wr, u32 max_cqe)
 {
