@@ -449,36 +449,25 @@ static void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 					sio->cmd.tag, sio->state);
 }
 
-/**
- * srpt_write_pending() - fetch the write data of a command (LIO callback).
- * @cmd: the command.
- *
- * Immediate data is already there; otherwise all RDMA READs are posted as
- * one chain, only the last one signaled.
- *
- * Return: 0; -ENOMEM if the send queue is full (LIO retries later);
- * another negative errno if posting failed.
+/*
+ * Post the RDMA READs of the write data of @sio as one chain, only the
+ * last one signaled. Out of line: a command whose data came as immediate
+ * data (ib_srp sends small writes so by default) pays neither the
+ * frame nor the stack canary of this part (issue 13).
  */
-int srpt_write_pending(struct se_cmd *cmd)
+static noinline int srpt_rdma_read_post(struct srpt_send_ioctx *sio)
 {
-	struct srpt_send_ioctx *sio =
-		container_of(cmd, struct srpt_send_ioctx, cmd);
 	struct srpt_rdma_ch *ch = sio->ch;
 	struct ib_send_wr *first_wr = NULL;
 	struct ib_cqe *cqe = &sio->rdma_cqe;
 	enum srpt_command_state prev;
 	int i, ret, n = sio->n_rdma;
 
-	if (sio->recv_ioctx || !sio->n_rw_mapped) {
-		srpt_set_cmd_state(sio, SRPT_STATE_DATA_IN);
-		target_execute_cmd(cmd);
-		return 0;
-	}
-
 	if (!srpt_sq_wrs_get(ch, n)) {
 		srpt_ch_warn_ratelimited(ch, "IB send queue full (needed %d)\n",
 					 n);
-		trace_srpt_sq_full(ch, cmd->tag, SRPT_SQ_FULL_READ_RETRY, n);
+		trace_srpt_sq_full(ch, sio->cmd.tag, SRPT_SQ_FULL_READ_RETRY,
+				   n);
 		return -ENOMEM;
 	}
 	cqe->done = srpt_rdma_read_done;
@@ -495,9 +484,32 @@ int srpt_write_pending(struct se_cmd *cmd)
 		srpt_sq_wrs_put(ch, n);
 		srpt_rsp_list_kick(ch);
 		srpt_ch_err_ratelimited(ch, "posting RDMA READ of tag %#llx failed: %d\n",
-					cmd->tag, ret);
+					sio->cmd.tag, ret);
 	}
 	return ret;
+}
+
+/**
+ * srpt_write_pending() - fetch the write data of a command (LIO callback).
+ * @cmd: the command.
+ *
+ * Immediate data is already there; otherwise all RDMA READs are posted as
+ * one chain, only the last one signaled (srpt_rdma_read_post()).
+ *
+ * Return: 0; -ENOMEM if the send queue is full (LIO retries later);
+ * another negative errno if posting failed.
+ */
+int srpt_write_pending(struct se_cmd *cmd)
+{
+	struct srpt_send_ioctx *sio =
+		container_of(cmd, struct srpt_send_ioctx, cmd);
+
+	if (sio->recv_ioctx || !sio->n_rw_mapped) {
+		srpt_set_cmd_state(sio, SRPT_STATE_DATA_IN);
+		target_execute_cmd(cmd);
+		return 0;
+	}
+	return srpt_rdma_read_post(sio);
 }
 
 /* SRP_RSP of a TMF: map the LIO response to an SRP response code. */
