@@ -662,7 +662,7 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  *		on no IU is handled, so no send context is allocated and
  *		nothing is posted for an IU any more. Changed only with
  *		fully ordered atomic operations.
- * @wait_work: processes @cmd_wait_list when a tag is freed outside the CQ
+ * @wait_work: processes @cmd_wait_list when a send context is freed outside the CQ
  *	       work (a command LIO aborted) while nobody handles IUs; queued
  *	       only under @wait_lock without CLOSED, cancelled by the
  *	       release work.
@@ -724,11 +724,11 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  *  6. the QP is drained: ib_drain_qp() semantics (send side, then the
  *     channel's own receive queue), for SRQ QPs first waiting for
  *     @last_wqe, then the send side. Every completion of the QP, including
- *     those of the driver-built responses of step 4 (which free their tags
- *     into the session), has run when this returns;
+ *     those of the driver-built responses of step 4 (which free their
+ *     send contexts), has run when this returns;
  *  7. only now the session is removed and @sess cleared, then the QP and
  *     the rings are freed.
- * So nothing posts through @qp or frees a tag into @sess after step 6.
+ * So nothing posts through @qp or frees a send context after step 6.
  * docs/design.md, "Channel release" describes the whole sequence.
  */
 struct srpt_rdma_ch {
@@ -930,7 +930,7 @@ int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 void srpt_free_rw_ctxs(struct srpt_send_ioctx *sio, u32 n);
 int srpt_data_in_map(struct srpt_send_ioctx *sio);
 
-/* cmd.c: receiving IUs, starting commands, ending them (their tags free) */
+/* cmd.c: receiving IUs, starting commands, ending them (their send contexts free) */
 void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void srpt_release_cmd(struct se_cmd *cmd);

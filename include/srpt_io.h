@@ -245,7 +245,7 @@ static inline void srpt_rsp_list_kick(struct srpt_rdma_ch *ch)
 }
 
 /**
- * srpt_put_send_ioctx() - release what a command holds and free its tag.
+ * srpt_put_send_ioctx() - release what a command holds and free its send context.
  * @sio: send context.
  *
  * Reposts a receive buffer lent for immediate data, frees the rw contexts

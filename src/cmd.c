@@ -3,7 +3,7 @@
  * cmd.c - the ends of a command's life on the I/O path: receiving
  * information units and dispatching them, the wait list, handing SCSI
  * commands and task management functions to LIO, and the two places where
- * a command's tag comes free and waiting IUs may go on: the send
+ * a command's send context comes free and waiting IUs may go on: the send
  * completion of its response (srpt_send_done()) and LIO's release_cmd
  * (docs/design.md, "I/O path"). Send contexts, data buffers and RDMA
  * contexts are in ioctx.c (srpt_io.h for the inline parts); data transfer
@@ -27,9 +27,9 @@
  * nothing waits and nobody else handles IUs; otherwise it is appended to
  * ch->cmd_wait_list, which is handled from its head. The caller is the CQ
  * work (a receive or send completion, the zero-length write after the
- * RTU) or ch->wait_work, queued when LIO frees a tag outside the CQ work
- * (an aborted command). An IU that cannot be handled yet (channel
- * connecting, no free tag) stays at the head, so IUs are started in
+ * RTU) or ch->wait_work, queued when LIO releases a command outside the
+ * CQ work (an aborted command). An IU that cannot be handled yet (channel
+ * connecting, no free send context) stays at the head, so IUs are started in
  * arrival order. ch->wait_state (BUSY, AGAIN, CLOSED) is changed with
  * atomic operations, so that a command that finds nothing waiting takes
  * no lock; ch->wait_lock serializes the changes of the list and is never
@@ -43,7 +43,7 @@
  *    a command or TMF LIO refuses (session shutting down) are answered by
  *    the driver itself with an SRP_RSP (CHECK CONDITION, BUSY or TMF
  *    FAILED) built without touching an uninitialised se_cmd or a freed
- *    se_tmr_req; the send completion then frees the tag;
+ *    se_tmr_req; the send completion then frees the send context;
  *  - every IU that used a credit returns it: IUs that get no response add
  *    it to req_lim_delta, so it rides on the next SRP_RSP; SRP_CRED_RSP and
  *    SRP_AER_RSP use none and return none (srpt_iu_uses_credit());
@@ -358,7 +358,7 @@ static void srpt_recv_drop_short(struct srpt_rdma_ch *ch,
  *
  * Context: srpt_wait_list_run(), the only caller.
  * Return: false if the IU has to wait (channel still connecting or no free
- * tag; nothing was done); true if it was consumed (its buffer is reposted
+ * send context; nothing was done); true if it was consumed (its buffer is reposted
  * or lent to the command).
  */
 static __always_inline bool srpt_recv_try(struct srpt_rdma_ch *ch,
@@ -537,7 +537,7 @@ static void srpt_wait_list_run(struct srpt_rdma_ch *ch,
 			spin_lock_irqsave(&ch->wait_lock, flags);
 			list_add(&rio->wait_list, &ch->cmd_wait_list);
 			spin_unlock_irqrestore(&ch->wait_lock, flags);
-			/* a freed tag or the live channel set AGAIN: retry */
+			/* a freed send context or the live channel set AGAIN: retry */
 			if (srpt_wait_release(ch))
 				return;
 		}
@@ -683,22 +683,23 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
  * another caller is handling IUs, it is told to look again (AGAIN) and
  * this call returns at once. See srpt_wait_list_run().
  *
- * Why the look without a lock cannot miss an IU that waits for the tag
- * just freed: the caller that handles IUs puts such an IU back on the list
- * before it clears BUSY with a fully ordered compare-and-exchange, and
- * reads the tags only after it set BUSY, also fully ordered. This side
- * frees the tag, then (full barrier) reads @ch->wait_state with acquire
- * semantics, then the list: it either sees BUSY (and sets AGAIN, which the
- * other side sees before it stops), or an idle state written after the IU
- * went back (and then sees the IU), or an idle state from before the other
- * side started (and then that side finds the tag).
+ * Why the look without a lock cannot miss an IU that waits for the send
+ * context just freed: the caller that handles IUs puts such an IU back on
+ * the list before it clears BUSY with a fully ordered compare-and-exchange,
+ * and takes send contexts only after it set BUSY, also fully ordered. This
+ * side frees the send context, then (full barrier) reads @ch->wait_state
+ * with acquire semantics, then the list: it either sees BUSY (and sets
+ * AGAIN, which the other side sees before it stops), or an idle state
+ * written after the IU went back (and then sees the IU), or an idle state
+ * from before the other side started (and then that side finds the send
+ * context).
  *
  * Context: process context (CQ work or ch->wait_work); handling an IU may
  * sleep.
  */
 void srpt_process_wait_list(struct srpt_rdma_ch *ch)
 {
-	/* the freed tag, or the live state, before the look */
+	/* the freed send context, or the live state, before the look */
 	smp_mb();
 	if (likely(!atomic_read_acquire(&ch->wait_state) &&
 		   list_empty_careful(&ch->cmd_wait_list)))
@@ -739,17 +740,17 @@ static noinline void srpt_wait_list_kick_busy(struct srpt_rdma_ch *ch,
 }
 
 /**
- * srpt_wait_list_kick() - a tag was freed outside the CQ work.
+ * srpt_wait_list_kick() - a send context was freed outside the CQ work.
  * @ch: channel.
  *
  * If a caller is handling IUs it is told to look again (it may just have
- * failed to get a tag for the head IU); if nobody is and IUs wait, and the
- * list is still open, ch->wait_work is queued, so that a tag freed by an
- * aborted command is not left unused while IUs wait for one (no send
- * completion would follow to process the list). Every command's
- * release_cmd comes here: nothing waits is found with one look, without a
- * lock (see srpt_process_wait_list() for why that look is enough), inline
- * in srpt_release_cmd() (issue 13).
+ * failed to get a send context for the head IU); if nobody is and IUs
+ * wait, and the list is still open, ch->wait_work is queued, so that a send
+ * context freed by an aborted command is not left unused while IUs wait
+ * for one (no send completion would follow to process the list). Every
+ * command's release_cmd comes here: nothing waits is found with one look,
+ * without a lock (see srpt_process_wait_list() for why that look is
+ * enough), inline in srpt_release_cmd() (issue 13).
  *
  * Context: any.
  */
@@ -757,7 +758,7 @@ static __always_inline void srpt_wait_list_kick(struct srpt_rdma_ch *ch)
 {
 	int old;
 
-	/* the freed tag before the look */
+	/* the freed send context before the look */
 	smp_mb();
 	old = atomic_read_acquire(&ch->wait_state);
 	if (likely(!old && list_empty_careful(&ch->cmd_wait_list)))
@@ -857,7 +858,7 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
  * srpt_release_cmd() - free a command (LIO callback, last reference).
  * @cmd: the command.
  *
- * The freed tag may be what IUs on the wait list are waiting for. After a
+ * The freed send context may be what IUs on the wait list are waiting for. After a
  * send completion the CQ work processes the list anyway, but a command LIO
  * aborted has no send completion, so the list is kicked here.
  */
