@@ -180,8 +180,10 @@
 # initiator queue commands while the target works, it does not add
 # capacity. Measured 2026-12-06 on 7.3 with --smp 2 (ours with --compl
 # direct): A/A +-0.2 % at QD 1, but +-2.3-2.6 % at QD 32 with 16 MiB;
-# with --scale 4 the in-kernel loads at QD 32 agreed within 0.4 %
-# (1069-1073 IOPS for reads, 1203-1206 for writes). Debian's 6.1 hangs at
+# with --scale 4 five of the six in-kernel loads at QD 32 agreed within
+# 0.4 % (1069-1073 IOPS for reads, 1201-1206 for writes), the last one ran
+# at 1094 and 1188 (A/A +-2.2 % and +-1.1 %): two vCPUs are not yet a 1 %
+# instrument, one is (see the A/A column). Debian's 6.1 hangs at
 # SMP bring-up under icount with 2 vCPUs; 6.12 and 7.3 boot with --smp 2.
 # Compare ratios, never absolute numbers across kernels or vCPU counts.
 #
