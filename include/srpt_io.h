@@ -157,9 +157,10 @@ srpt_get_send_ioctx(struct srpt_rdma_ch *ch)
 		return NULL;
 	sio = llist_entry(node, struct srpt_send_ioctx, free_node);
 	WARN_ON_ONCE(sio->ch != ch);
-	WARN_ON_ONCE(sio->recv_ioctx);
+	/* srpt_put_send_ioctx() cleared it: no store unless it did not */
+	if (WARN_ON_ONCE(sio->recv_ioctx))
+		sio->recv_ioctx = NULL;
 	srpt_set_cmd_state(sio, SRPT_STATE_NEW);
-	sio->recv_ioctx = NULL;
 	sio->rw_ctxs = &sio->s_rw_ctx;
 	sio->n_rdma = 0;
 	sio->n_rw_ctx = 0;

@@ -194,6 +194,8 @@ static void srpt_cmd_count(struct srpt_rdma_ch *ch,
  * srpt_handle_cmd() - start an SRP_CMD.
  * @ch: channel.
  * @rio: receive context holding the IU.
+ * @byte_len: bytes received (@rio->byte_len, at least
+ *	      SRPT_MIN_TAGGED_IU_LEN).
  * @sio: send context allocated for it.
  *
  * Parses the IU, sets up its data (srpt_cmd_data()) and submits it to LIO.
@@ -208,25 +210,43 @@ static void srpt_cmd_count(struct srpt_rdma_ch *ch,
  */
 static __always_inline bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 					    struct srpt_recv_ioctx *rio,
+					    u32 byte_len,
 					    struct srpt_send_ioctx *sio)
 {
 	struct srpt_cmd *srp_cmd = rio->ioctx.buf + rio->ioctx.offset;
 	struct se_cmd *cmd = &sio->cmd;
-	struct srpt_cmd_desc desc;
-	struct scatterlist *sg;
-	u32 sg_cnt;
+	/*
+	 * __uninitialized: not zeroed by CONFIG_INIT_STACK_ALL_ZERO (Debian's
+	 * kernels). The parser fills @desc completely and srpt_cmd_data()
+	 * sets @sg and @sg_cnt before anything reads them (issue 13: the
+	 * compiler's zeroing came on top of the parser's).
+	 */
+	struct srpt_cmd_desc desc __uninitialized;
+	struct scatterlist *sg __uninitialized;
+	u32 sg_cnt __uninitialized;
 	int ret;
 
-	/* srpt_recv_try() dropped IUs too short to carry a tag. */
-	if (WARN_ON_ONCE(srpt_iu_tag(srp_cmd, rio->byte_len, &cmd->tag)))
+	/*
+	 * srpt_recv_try() dropped IUs too short to carry a tag; @byte_len is
+	 * the length it checked, so the compiler sees that this cannot fire.
+	 */
+	if (WARN_ON_ONCE(srpt_iu_tag(srp_cmd, byte_len, &cmd->tag)))
 		cmd->tag = 0;
-	ret = srpt_iu_parse_cmd(srp_cmd, rio->byte_len, srp_max_req_size,
+	ret = srpt_iu_parse_cmd(srp_cmd, byte_len, srp_max_req_size,
 				ch->imm_data_offset, &desc);
-	if (!ret && scsi_command_size(srp_cmd->cdb) > desc.cdb_len)
+	/*
+	 * The CDB must fit in the bytes the IU gives it. desc.cdb_len is at
+	 * least 16 and a CDB of any other group is at most 16 bytes long
+	 * (COMMAND_SIZE()), so only a variable-length CDB can be longer: the
+	 * same check as scsi_command_size() > desc.cdb_len, without its
+	 * table look-up for every command.
+	 */
+	if (!ret && unlikely(srp_cmd->cdb[0] == VARIABLE_LENGTH_CMD) &&
+	    scsi_varlen_cdb_length(srp_cmd->cdb) > desc.cdb_len)
 		ret = -EINVAL;
 	if (ret) {
 		srpt_ch_warn_ratelimited(ch, "malformed SRP_CMD (tag %#llx, %u bytes): %d\n",
-					 cmd->tag, rio->byte_len, ret);
+					 cmd->tag, byte_len, ret);
 		/* INVALID FIELD IN COMMAND INFORMATION UNIT */
 		srpt_local_cmd_rsp(sio, cmd->tag, SAM_STAT_CHECK_CONDITION,
 				   ILLEGAL_REQUEST, 0x0e, 0x03);
@@ -366,6 +386,7 @@ static __always_inline bool srpt_recv_try(struct srpt_rdma_ch *ch,
 {
 	struct srpt_send_ioctx *sio = NULL;
 	bool lent = false;
+	u32 byte_len;
 	void *iu;
 	int opcode;
 
@@ -373,8 +394,9 @@ static __always_inline bool srpt_recv_try(struct srpt_rdma_ch *ch,
 		return false;
 
 	iu = rio->ioctx.buf + rio->ioctx.offset;
-	opcode = srpt_iu_opcode(iu, rio->byte_len);
-	if (unlikely(rio->byte_len < SRPT_MIN_TAGGED_IU_LEN)) {
+	byte_len = rio->byte_len;
+	opcode = srpt_iu_opcode(iu, byte_len);
+	if (unlikely(byte_len < SRPT_MIN_TAGGED_IU_LEN)) {
 		srpt_recv_drop_short(ch, rio, opcode);
 		opcode = -EMSGSIZE;
 	} else if (opcode == SRPT_OP_CMD || opcode == SRPT_OP_TSK_MGMT) {
@@ -390,7 +412,7 @@ static __always_inline bool srpt_recv_try(struct srpt_rdma_ch *ch,
 
 	switch (opcode) {
 	case SRPT_OP_CMD:
-		lent = srpt_handle_cmd(ch, rio, sio);
+		lent = srpt_handle_cmd(ch, rio, byte_len, sio);
 		break;
 	case SRPT_OP_TSK_MGMT:
 		srpt_handle_tsk_mgmt(ch, rio, sio);
