@@ -536,6 +536,11 @@ static __always_inline bool srpt_wait_release(struct srpt_rdma_ch *ch)
  * @ch: channel; the caller has set SRPT_WAIT_BUSY in @ch->wait_state.
  * @rio: the first IU to handle, not on the list; NULL to start with the
  *	 head of the list.
+ * @alone: @rio is not NULL and the list was empty when the caller, the
+ *	   CQ context, set BUSY (srpt_recv_done()'s common case). Only the CQ context appends
+ *	   to the list and only the holder of BUSY takes from it, so it is
+ *	   still empty once @rio is handled: BUSY is then cleared without
+ *	   looking at the list again (issue 13).
  *
  * Handles @rio, then the list from its head. Stops when the list is
  * empty, at the first IU that cannot be handled yet (it goes back to the
@@ -549,12 +554,12 @@ static __always_inline bool srpt_wait_release(struct srpt_rdma_ch *ch)
  * sleep.
  */
 static void srpt_wait_list_run(struct srpt_rdma_ch *ch,
-			       struct srpt_recv_ioctx *rio)
+			       struct srpt_recv_ioctx *rio, bool alone)
 {
 	unsigned long flags;
 
 	for (;;) {
-		if (rio && !srpt_recv_try(ch, rio)) {
+		if (rio && unlikely(!srpt_recv_try(ch, rio))) {
 			/* Back to the head: later IUs were only appended. */
 			spin_lock_irqsave(&ch->wait_lock, flags);
 			list_add(&rio->wait_list, &ch->cmd_wait_list);
@@ -562,7 +567,11 @@ static void srpt_wait_list_run(struct srpt_rdma_ch *ch,
 			/* a freed send context or the live channel set AGAIN: retry */
 			if (srpt_wait_release(ch))
 				return;
+		} else if (alone && likely(srpt_wait_release(ch))) {
+			/* the list is still empty: see @alone */
+			return;
 		}
+		alone = false;
 		rio = NULL;
 		if (!(atomic_read(&ch->wait_state) & SRPT_WAIT_CLOSED) &&
 		    !list_empty_careful(&ch->cmd_wait_list)) {
@@ -601,7 +610,7 @@ static noinline void srpt_recv_enqueue(struct srpt_rdma_ch *ch,
 		list_add_tail(&rio->wait_list, &ch->cmd_wait_list);
 		rio = srpt_wait_list_pop(ch);
 		spin_unlock_irqrestore(&ch->wait_lock, flags);
-		srpt_wait_list_run(ch, rio);
+		srpt_wait_list_run(ch, rio, false);
 		return;
 	}
 
@@ -614,7 +623,7 @@ static noinline void srpt_recv_enqueue(struct srpt_rdma_ch *ch,
 	if (unlikely(closed))
 		srpt_recv_drop(ch, rio);
 	else if (srpt_wait_own(ch))
-		srpt_wait_list_run(ch, NULL);
+		srpt_wait_list_run(ch, NULL, false);
 }
 
 /*
@@ -686,7 +695,7 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		 * to the list: it cannot change under us now.
 		 */
 		if (likely(list_empty(&ch->cmd_wait_list)))
-			srpt_wait_list_run(ch, rio);
+			srpt_wait_list_run(ch, rio, true);
 		else
 			srpt_recv_enqueue(ch, rio, true);
 		return;
@@ -727,7 +736,7 @@ void srpt_process_wait_list(struct srpt_rdma_ch *ch)
 		   list_empty_careful(&ch->cmd_wait_list)))
 		return;
 	if (srpt_wait_own(ch))
-		srpt_wait_list_run(ch, NULL);
+		srpt_wait_list_run(ch, NULL, false);
 }
 
 /**
