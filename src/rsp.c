@@ -156,8 +156,12 @@ static u32 srpt_credits_take(struct srpt_rdma_ch *ch)
 	return delta;
 }
 
-/* Undo srpt_credits_take() for a response that was not sent. */
-static void srpt_credits_untake(struct srpt_rdma_ch *ch, u32 delta)
+/*
+ * Undo srpt_credits_take() for a response that was not sent. Out of line:
+ * inlined into srpt_queue_response(), its counters' addresses were
+ * computed and kept on the stack for every response (issue 13).
+ */
+static noinline void srpt_credits_untake(struct srpt_rdma_ch *ch, u32 delta)
 {
 	atomic_sub(delta, &ch->req_lim);
 	atomic_add(delta - 1, &ch->req_lim_delta);
