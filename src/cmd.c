@@ -122,8 +122,7 @@ static int srpt_cmd_data(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio,
 	u64 tag = sio->cmd.tag;
 	int ret;
 
-	*sg = NULL;
-	*sg_cnt = 0;
+	/* @sg and @sg_cnt are set once on each way (issue 13) */
 	if (desc->fmt == SRPT_DATA_DESC_IMM && desc->data_len) {
 		sio->recv_ioctx = rio;
 		sg_init_one(&sio->imm_sg, (u8 *)srp_cmd + desc->imm_off,
@@ -132,8 +131,11 @@ static int srpt_cmd_data(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio,
 		*sg_cnt = 1;
 		return 0;
 	}
-	if (!desc->nbufs)
+	if (!desc->nbufs) {
+		*sg = NULL;
+		*sg_cnt = 0;
 		return 0;
+	}
 
 	/*
 	 * Lets tests see which descriptor format ib_srp chose (305-io-limits
