@@ -614,19 +614,43 @@ static __always_inline int srpt_build_cmd_rsp(struct srpt_send_ioctx *sio,
 }
 
 /**
+ * enum srpt_rsp_retry - whether srpt_queue_response() may hand a response
+ *	that finds the send queue full back to LIO (-EAGAIN).
+ * @SRPT_RSP_WAIT: never; the response waits on the channel
+ *	(srpt_rsp_defer()) like those LIO cannot retry.
+ * @SRPT_RSP_RETRY: LIO called and may be asked to call again.
+ * @SRPT_RSP_RETRY_IF_SLEEPS: LIO called and may be asked to call again if
+ *	it called where we may sleep (srpt_compat_rsp_may_sleep()). That is
+ *	asked only when the queue is full, in the same call: with direct
+ *	completion (7.x) the answer costs every response a look at the
+ *	preempt count and the interrupt flag (issue 13).
+ */
+enum srpt_rsp_retry {
+	SRPT_RSP_WAIT,
+	SRPT_RSP_RETRY,
+	SRPT_RSP_RETRY_IF_SLEEPS,
+};
+
+/* Whether a response that found the send queue full goes back to LIO. */
+static bool srpt_rsp_lio_retries(enum srpt_rsp_retry retry)
+{
+	return retry == SRPT_RSP_RETRY ||
+	       (retry == SRPT_RSP_RETRY_IF_SLEEPS &&
+		srpt_compat_rsp_may_sleep());
+}
+
+/**
  * srpt_queue_response() - send the response of a command or TMF.
  * @cmd: the command.
- * @lio_retries: LIO called and may be asked to call again (-EAGAIN).
- *	Without it a response that finds the send queue full waits on the
- *	channel (srpt_rsp_defer()) like those LIO cannot retry.
+ * @retry: whether LIO may be asked to call again (enum srpt_rsp_retry).
  *
  * Context: may sleep if the response carries read data whose RDMA WRITEs
  * are not set up yet (srpt_data_in_map()); any context otherwise.
  * Return: 0 if the response was posted, deferred or dropped; -EAGAIN
- * (only with @lio_retries) if the send queue is full and LIO should call
+ * (only if @retry allows it) if the send queue is full and LIO should call
  * again later.
  */
-static int srpt_queue_response(struct se_cmd *cmd, bool lio_retries)
+static int srpt_queue_response(struct se_cmd *cmd, enum srpt_rsp_retry retry)
 {
 	struct srpt_send_ioctx *sio =
 		container_of(cmd, struct srpt_send_ioctx, cmd);
@@ -683,8 +707,8 @@ static int srpt_queue_response(struct se_cmd *cmd, bool lio_retries)
 	 * built in atomic context or on srpt_rsp_wq, wait on the channel
 	 * instead.
 	 */
-	if (ret == -EAGAIN && lio_retries &&
-	    new_state == SRPT_STATE_CMD_RSP_SENT && cmd->se_dev) {
+	if (ret == -EAGAIN && new_state == SRPT_STATE_CMD_RSP_SENT &&
+	    cmd->se_dev && srpt_rsp_lio_retries(retry)) {
 		srpt_credits_untake(ch, delta);
 		atomic64_inc(&ch->stats.sq_full);
 		srpt_ch_warn_ratelimited(ch, "IB send queue full, response of tag %#llx retried\n",
@@ -742,7 +766,8 @@ void srpt_rsp_exit(void)
  */
 static void srpt_queue_data_in_work(struct work_struct *work)
 {
-	srpt_queue_response(container_of(work, struct se_cmd, work), false);
+	srpt_queue_response(container_of(work, struct se_cmd, work),
+			    SRPT_RSP_WAIT);
 }
 
 /**
@@ -760,7 +785,7 @@ static void srpt_queue_data_in_work(struct work_struct *work)
 int srpt_queue_data_in(struct se_cmd *cmd)
 {
 	if (srpt_compat_rsp_may_sleep())
-		return srpt_queue_response(cmd, true);
+		return srpt_queue_response(cmd, SRPT_RSP_RETRY);
 	INIT_WORK(&cmd->work, srpt_queue_data_in_work);
 	queue_work(srpt_rsp_wq, &cmd->work);
 	return 0;
@@ -787,7 +812,7 @@ int srpt_queue_status(struct se_cmd *cmd)
 		      (SCF_TRANSPORT_TASK_SENSE | SCF_EMULATED_TASK_SENSE)) &&
 		     cmd->scsi_status != SAM_STAT_CHECK_CONDITION);
 	sio->queue_status_only = true;
-	return srpt_queue_response(cmd, srpt_compat_rsp_may_sleep());
+	return srpt_queue_response(cmd, SRPT_RSP_RETRY_IF_SLEEPS);
 }
 
 /**
@@ -796,7 +821,7 @@ int srpt_queue_status(struct se_cmd *cmd)
  */
 void srpt_queue_tm_rsp(struct se_cmd *cmd)
 {
-	srpt_queue_response(cmd, true);
+	srpt_queue_response(cmd, SRPT_RSP_RETRY);
 }
 
 /**
