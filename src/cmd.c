@@ -539,10 +539,10 @@ static __always_inline bool srpt_wait_release(struct srpt_rdma_ch *ch)
  * @rio: the first IU to handle, not on the list; NULL to start with the
  *	 head of the list.
  * @alone: @rio is not NULL and the list was empty when the caller, the
- *	   CQ context, set BUSY (srpt_recv_done()'s common case). Only the CQ context appends
- *	   to the list and only the holder of BUSY takes from it, so it is
- *	   still empty once @rio is handled: BUSY is then cleared without
- *	   looking at the list again (issue 13).
+ *	   CQ context, set BUSY (srpt_recv_done()'s common case). Only the
+ *	   CQ context appends to the list and only the holder of BUSY takes
+ *	   from it, so it is still empty once @rio is handled: BUSY is then
+ *	   cleared without looking at the list again (issue 13).
  *
  * Handles @rio, then the list from its head. Stops when the list is
  * empty, at the first IU that cannot be handled yet (it goes back to the
