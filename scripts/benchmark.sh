@@ -13,7 +13,7 @@
 #                 rounds, left out of the summary (default 2; see "Warm-up"
 #                 below)
 #   --scale N     multiply the amount of I/O per fio job by N (default 1: about
-#                 5 guest seconds per job)
+#                 5 guest seconds per job, 13-15 for the 4 KiB QD 32 jobs)
 #   --perf-iters N  1 MiB messages per perftest run (default 100)
 #   --smp N       guest CPUs (default 1; more pins the initiator to the last
 #                 one and the target side to CPU 0, see "Timing" below)
@@ -46,7 +46,10 @@
 # (fio, libaio, direct I/O, a fixed amount of I/O per job, timed by fio):
 #   4 KiB random read and random write at QD 1 (16 MiB each) and QD 32 (64
 #   MiB each: with 16 MiB single loads of the in-kernel driver scattered
-#   by up to 1 % around their median on 6.1 and 7.3, 2026-12-06),
+#   by up to 1 % around their median on 6.1 and 7.3, 2026-12-06; what
+#   more I/O does not cure: on 7.3 randwrite QD 32 runs at one of two
+#   rates per load, about 1200-1219 or 1240-1249 IOPS for both drivers,
+#   kept for the whole job, cause not found),
 #   1 MiB sequential read and write at QD 8 (64 MiB each).
 # A fixed amount, not a fixed time: under emulation a 1 MiB job moves only
 # about a dozen I/Os per guest second, and a time-based run that counts
