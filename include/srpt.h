@@ -653,10 +653,10 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  *		   enough).
  * @wait_state: SRPT_WAIT_BUSY: a srpt_wait_list_run() call is handling
  *		IUs; only that call handles IUs and takes them off
- *		@cmd_wait_list. SRPT_WAIT_AGAIN: something changed (a tag was
- *		freed, an IU appended, the channel went live) while BUSY was
- *		set: the busy caller looks at the list again before it
- *		stops. SRPT_WAIT_CLOSED: set by the release work
+ *		@cmd_wait_list. SRPT_WAIT_AGAIN: something changed (a send
+ *		context was freed, an IU appended, the channel went live)
+ *		while BUSY was set: the busy caller looks at the list again
+ *		before it stops. SRPT_WAIT_CLOSED: set by the release work
  *		(srpt_wait_list_close()), which then waits for BUSY to clear
  *		(wait_var_event(), woken only once CLOSED is set); from then
  *		on no IU is handled, so no send context is allocated and
