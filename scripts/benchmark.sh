@@ -37,6 +37,9 @@
 #                 and the functions that differ most. Counting changes no
 #                 guest instruction: the timing results stay comparable.
 #   --prof-top N  functions listed per job with --profile (default 12)
+#   --append STR  extra guest kernel command line (tests/vm/run.sh --append)
+#   --guest-setup STR  shell commands the guest runs once before the
+#                 warm-up (busybox ash; for experiments with the instrument)
 #
 # What it runs. For each kernel ONE qemu boot (tests/vm/run.sh --icount)
 # whose only case is the benchmark (written to a temporary file and passed
@@ -215,7 +218,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=$SRPT_VM_CACHE
 ROUNDS=3 WARMUP=2 SCALE=1 PERF_ITERS=100 KO="" SMP="" KEEP_GOING=0 KVERS=()
 JOBSEL=all SLOW_MS=1000 SLOW_DEPTH=512 COMPL=default PROFILE=0 PROF_TOP=12
-PROF_DISK_MB=200
+PROF_DISK_MB=200 APPEND="" GUEST_SETUP=""
 usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -232,6 +235,8 @@ while [ $# -gt 0 ]; do
 	--compl) COMPL=$2; shift 2 ;;
 	--profile) PROFILE=1; shift ;;
 	--prof-top) PROF_TOP=$2; shift 2 ;;
+	--append) APPEND=$2; shift 2 ;;
+	--guest-setup) GUEST_SETUP=$2; shift 2 ;;
 	-h | --help) usage 0 ;;
 	-*) echo "benchmark.sh: unknown option $1" >&2; usage 2 ;;
 	*) KVERS+=("$1"); shift ;;
@@ -337,6 +342,7 @@ CASEF=$W/900-benchmark.sh
 	# complete_type of every backstore (lib.sh compl_type)
 	echo "VMTEST_COMPL=$COMPL_TYPE"
 	echo "PROFILE=$PROFILE PROF_DISK_SECTORS=$((PROF_DISK_MB * 2048))"
+	printf 'guest_setup() {\n%s\n}\n' "${GUEST_SETUP:-:}"
 	cat <<'EOF'
 # (busybox ash in the guest; see scripts/benchmark.sh for what and why)
 # No hung-task warnings: with icount and sleep=off an idle guest's clock
@@ -584,6 +590,10 @@ if [ $SLOW = 1 ]; then
 		echo none > /sys/block/nullb0/queue/scheduler
 	fi
 fi
+if [ $ok = 1 ]; then
+	guest_setup > /tmp/guest-setup.out 2>&1
+	echo "VMTEST INFO $CASE SETUP rc=$? $(head -c 300 /tmp/guest-setup.out | tr '\n' ' ')"
+fi
 # Warm-up: WARMUP loads of the in-kernel driver with every job first,
 # round 0, not summarized (see "Warm-up" in scripts/benchmark.sh)
 w=1
@@ -819,9 +829,10 @@ for k in "${KVERS[@]}"; do
 	per_round=$(( 3 * (6 * (5 * SCALE + 4) + 20) + 2 * (PERF_ITERS / 5 + 4) +
 		3 * (30 + SLOW_IOS * SLOW_MS / 100000) ))
 	limit=$(( 1200 + (ROUNDS + WARMUP) * per_round * 6 ))
-	echo "== kernel $k: one boot, -smp $smp, icount shift=3,sleep=off; $ROUNDS rounds of in-kernel, ours, in-kernel; jobs $JOBSEL; I/O scale $SCALE; completion $COMPL (log $log)"
+	echo "== kernel $k: one boot, -smp $smp, icount shift=3,sleep=off; $ROUNDS rounds of in-kernel, ours, in-kernel; jobs $JOBSEL; I/O scale $SCALE; completion $COMPL${APPEND:+; append '$APPEND'}${GUEST_SETUP:+; guest setup '$GUEST_SETUP'} (log $log)"
 	args=("$k" --icount --smp "$smp" --quiet --timeout "$limit" --case-timeout 100000
 	      --log "$log" --no-tools --ko "$ko" --cases "$CASEF")
+	[ -z "$APPEND" ] || args+=(--append "$APPEND")
 	for b in "${PERF_BINS[@]}"; do args+=(--tool "$b"); done
 	qargs=""
 	if [ "$PROFILE" = 1 ]; then
