@@ -233,11 +233,11 @@
 # --profile the counts are kept in build/bench-<kver>-<time>.prof/ (run
 # scripts/prof/kprof-report.py on the log and that directory again for a
 # longer list).
-# One run of the three kernels takes about 28 minutes on the 2-core
-# development machine (2026-12-02, another guest running beside it: 6.1
-# 537 s, 6.12 554 s, 7.3 612 s, each with about 20 s of boot), before the
-# slow-backend job, which adds about 15 s of host time per load (2.5
-# minutes per kernel; --jobs 4k,1m leaves it out).
+# Duration on the 2-core development machine (2026-12-06, with the 64
+# MiB QD 32 jobs and two warm-up loads): all jobs 514 s for 7.3 with one
+# other guest running beside it, 767-880 s per kernel with three
+# benchmarks running at once; --jobs 4k 330-460 s per kernel. The
+# slow-backend job adds about 15 s of host time per load.
 #
 # This is not a test: it never fails on slow results, only on setup errors
 # (no kernel, no module, a guest that does not finish, a failed login or
