@@ -250,7 +250,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=$SRPT_VM_CACHE
 ROUNDS=3 WARMUP=2 SCALE=1 PERF_ITERS=100 KO="" SMP="" KEEP_GOING=0 KVERS=()
 JOBSEL=all SLOW_MS=1000 SLOW_DEPTH=512 COMPL=default PROFILE=0 PROF_TOP=12
-PROF_DISK_MB=200 APPEND="" GUEST_SETUP="" SLAB_KEEP=200
+APPEND="" GUEST_SETUP="" SLAB_KEEP=200
 usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -280,6 +280,10 @@ for n in "$ROUNDS" "$WARMUP" "$SCALE" "$PERF_ITERS" "$SLOW_MS" "$SLOW_DEPTH" "$P
 	case $n in '' | *[!0-9]*) die "not a number: '$n'" ;; esac
 done
 [ "$ROUNDS" -ge 3 ] || die "--rounds must be >= 3"
+# --profile's symbol disk: a 16 MiB slot per module load (3 per round);
+# its size also tells the guest which disk it is (200 MiB up to 4 rounds)
+PROF_DISK_MB=$((16 * 3 * ROUNDS + 8))
+[ "$PROF_DISK_MB" -ge 200 ] || PROF_DISK_MB=200
 case $COMPL in
 default) COMPL_TYPE=0 ;;
 direct) COMPL_TYPE=1 ;;
@@ -444,7 +448,10 @@ prof_mark() {
 prof_ksyms() { # prof_ksyms SLOT ROUND
 	[ "$PROFILE" = 1 ] && [ -n "$PDISK" ] || return 0
 	KSEQ=$((KSEQ + 1))
-	cat /proc/kallsyms | dd of="$PDISK" bs=1M seek=$(((KSEQ - 1) * 16)) 2>/dev/null
+	if ! cat /proc/kallsyms | dd of="$PDISK" bs=1M seek=$(((KSEQ - 1) * 16)) 2>/tmp/dd.err; then
+		fail "profile-ksyms-$2-$1" "symbols of load $KSEQ not written: $(tail -n 1 /tmp/dd.err)"
+		return 1
+	fi
 	sync
 	echo "VMTEST INFO $CASE KSYMS round=$2 slot=$1 kslot=$KSEQ" >> $QUIET_OUT
 }
@@ -678,7 +685,7 @@ while [ $r -le "$ROUNDS" ] && [ $ok = 1 ]; do
 			break
 		fi
 		echo "VMTEST INFO $CASE MEM round=$r slot=$slot event=login $MEMLINE" >> $QUIET_OUT
-		prof_ksyms $slot $r
+		prof_ksyms $slot $r || { ok=0; break; }
 		for j in $JOBS; do
 			IFS=: read -r name rw bs qd mib <<J
 $j
@@ -899,7 +906,9 @@ for k in "${KVERS[@]}"; do
 	for b in "${PERF_BINS[@]}"; do args+=(--tool "$b"); done
 	qargs=""
 	if [ "$PROFILE" = 1 ]; then
-		# kept for kprof-report.py (--top N): the counts and the symbols
+		# kept for kprof-report.py (--top N): the counts and the symbols,
+		# 16 MiB per module load (a fixed 200 MiB held 12 loads: with
+		# --rounds 6 the later loads' symbols were lost, 2026-12-06)
 		pdir=${log%.log}.prof
 		rm -rf "$pdir"
 		mkdir -p "$pdir"

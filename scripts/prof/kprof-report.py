@@ -41,6 +41,9 @@ def load_ksyms(img, kslot, cache):
         mod = p[3].strip('[]') if len(p) > 3 else 'vmlinux'
         syms.append((int(p[0], 16), p[2], mod))
     syms.sort()
+    if not syms:
+        print(f'  profile: no symbols for load {kslot} in {img}: its counts '
+              'show as "?"', file=sys.stderr)
     res = ([s[0] for s in syms], [(s[1], s[2]) for s in syms])
     cache[kslot] = res
     return res
