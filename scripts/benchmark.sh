@@ -105,9 +105,8 @@
 # ours 2916 and 766), in a third ours ran slow too (0.997, A/A +-0.2 %);
 # the first two loads of a boot always ran fast (see "Warm-up"). On 7.3
 # the job ran at one of two rates per load (1200-1219 or 1233-1249 IOPS,
-# A/A up to +-1.7 %). The objects
-# behind it are most likely Soft-RoCE's socket buffers (a real HCA has
-# none); which cache was not determined. So the guest keeps up to
+# A/A up to +-1.7 %). The objects behind it are most likely Soft-RoCE's
+# socket buffers (a real HCA has none); which cache was not determined. So the guest keeps up to
 # --slab-keep empty slabs per cache (min_partial of every cache in
 # /sys/kernel/slab), and every memory reading first gives them back
 # (/sys/kernel/slab/*/shrink). Measured with it (2026-12-06, one boot
@@ -456,7 +455,8 @@ prof_ksyms() { # prof_ksyms SLOT ROUND
 	echo "VMTEST INFO $CASE KSYMS round=$2 slot=$1 kslot=$KSEQ" >> $QUIET_OUT
 }
 
-# use_driver ours|ref: a fresh module, target and login; sets MEMLINE
+# use_driver ours|ref [target]: a fresh module, target and (without
+# "target") login; sets MEMLINE after a login
 use_driver() {
 	teardown_target >/dev/null 2>&1
 	if [ -d /sys/module/ib_srpt ]; then
@@ -474,12 +474,22 @@ use_driver() {
 	*) ERR="modprobe ib_srpt loaded the in-kernel module (taint '$_taint')"; return 1 ;;
 	esac
 	setup_target --size 256 || { ERR="setup_target failed"; return 1; }
+	[ "$2" != target ] || return 0
 	set -- $(meminfo)
 	login $LOGIN_OPTS > /dev/null || return 1
 	sleep 2
 	set -- "$@" $(meminfo)
 	MEMLINE="login_kb=$(($1 - $3)) login_slab_kb=$(($4 - $2))"
 	return 0
+}
+
+# load_driver NAME ours|ref [target]: use_driver, a failure recorded as NAME
+load_driver() {
+	_name=$1
+	shift
+	use_driver "$@" && return 0
+	fail "$_name" "$ERR"
+	return 1
 }
 
 run_job() { # run_job ROUND SLOT NAME RW BS QD MIB
@@ -650,12 +660,7 @@ fi
 # round 0, not summarized (see "Warm-up" in scripts/benchmark.sh)
 w=1
 while [ $w -le "$WARMUP" ] && [ $ok = 1 ]; do
-	teardown_target >/dev/null 2>&1
-	if ! use_driver ref; then
-		fail "setup-warmup-$w" "$ERR"
-		ok=0
-		break
-	fi
+	load_driver "setup-warmup-$w" ref || { ok=0; break; }
 	for j in $JOBS; do
 		IFS=: read -r name rw bs qd mib <<J
 $j
@@ -678,12 +683,7 @@ while [ $r -le "$ROUNDS" ] && [ $ok = 1 ]; do
 	fi
 	for slot in ref1 ours ref2; do
 		[ $ok = 1 ] || break
-		drv=${slot%[12]}
-		if ! use_driver "$drv"; then
-			fail "setup-$slot-$r" "$ERR"
-			ok=0
-			break
-		fi
+		load_driver "setup-$slot-$r" "${slot%[12]}" || { ok=0; break; }
 		echo "VMTEST INFO $CASE MEM round=$r slot=$slot event=login $MEMLINE" >> $QUIET_OUT
 		prof_ksyms $slot $r || { ok=0; break; }
 		for j in $JOBS; do
@@ -711,12 +711,7 @@ while [ $SLOW = 1 ] && [ $r -le "$ROUNDS" ] && [ $ok = 1 ]; do
 	for slot in ref1 ours ref2; do
 		[ $ok = 1 ] || break
 		drv=${slot%[12]}
-		if ! use_driver "$drv"; then
-			fail "setup-slow-$slot-$r" "$ERR"
-			ok=0
-			break
-		fi
-		logout_all
+		load_driver "setup-slow-$slot-$r" "$drv" target || { ok=0; break; }
 		slow_job $r $slot "$drv" || ok=0
 		cat $QUIET_OUT
 		: > $QUIET_OUT
