@@ -684,6 +684,10 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  * @pkey: partition key of the connection.
  * @using_rdma_cm: whether @rdma_cm or @ib_cm is valid.
  * @sess: LIO session, NULL before login completes and after release.
+ *	  Cleared by the release work under srpt_port.mutex before it
+ *	  removes (frees) the session, so a walk of the port's linked
+ *	  channels under that mutex (srpt_channels_close()) sees either
+ *	  NULL or a live session.
  * @sess_name: session (initiator) name used for the ACL lookup.
  * @release_work: tears the channel down in process context.
  * @released: set under srpt_port.mutex by the release work once it no
@@ -726,8 +730,8 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  *     @last_wqe, then the send side. Every completion of the QP, including
  *     those of the driver-built responses of step 4 (which free their
  *     send contexts), has run when this returns;
- *  7. only now the session is removed and @sess cleared, then the QP and
- *     the rings are freed.
+ *  7. only now @sess is cleared (under srpt_port.mutex) and the session
+ *     removed, then the QP and the rings are freed.
  * So nothing posts through @qp or frees a send context after step 6.
  * docs/design.md, "Channel release" describes the whole sequence.
  */

@@ -41,6 +41,13 @@
  *			    give all room back inside the wait must still
  *			    get the response posted (issue 10, deferred
  *			    response lost wakeup).
+ * @SRPT_DBG_SESSION_REMOVED: srpt_release_channel_work() right after the
+ *			      LIO session was removed (freed) and before the
+ *			      channel is unlinked from its nexus: a TPG
+ *			      disable that walks the port's channels inside
+ *			      the sleep finds this one still linked and must
+ *			      not look at its session (tests/vm/cases/
+ *			      212-release-tpg-disable.sh).
  */
 enum srpt_debug_point {
 	SRPT_DBG_NONE		= 0,
@@ -48,6 +55,7 @@ enum srpt_debug_point {
 	SRPT_DBG_LOGIN_LINKED	= 2,
 	SRPT_DBG_LOCAL_RSP_DONE	= 3,
 	SRPT_DBG_DEFER_REQUEUE	= 4,
+	SRPT_DBG_SESSION_REMOVED = 5,
 };
 
 #ifdef SRPT_DEBUG_HOOKS

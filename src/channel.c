@@ -20,6 +20,7 @@
 #include <linux/timekeeping.h>
 #include "srpt.h"
 #include "srpt_login.h"
+#include "srpt_debug.h"
 #include "srpt_names.h"
 #include "srpt_trace.h"
 
@@ -590,6 +591,7 @@ static void srpt_release_channel_work(struct work_struct *w)
 					       release_work);
 	struct srpt_port *sport = ch->sport;
 	struct completion *closed;
+	struct se_session *sess;
 
 	srpt_ch_dbg(ch, "releasing channel\n");
 	WARN_ON_ONCE(srpt_get_ch_state(ch) != CH_DISCONNECTED);
@@ -610,9 +612,18 @@ static void srpt_release_channel_work(struct work_struct *w)
 	srpt_wait_list_close(ch);
 	if (ch->qp)
 		srpt_ch_drain_qp(ch);
-	if (ch->sess) {
-		target_remove_session(ch->sess);
+	sess = ch->sess;
+	if (sess) {
+		/*
+		 * Cleared under the mutex before the session is freed: the
+		 * channel stays linked until srpt_ch_unlink() below, and a TPG
+		 * disable walks the linked channels and their sessions.
+		 */
+		mutex_lock(&sport->mutex);
 		ch->sess = NULL;
+		mutex_unlock(&sport->mutex);
+		target_remove_session(sess);
+		srpt_debug_delay(SRPT_DBG_SESSION_REMOVED);
 	}
 	srpt_ch_destroy_qp(ch);
 

@@ -4,9 +4,10 @@
  *
  * Races between a login and a teardown, or between the completions of a
  * channel and its release, are a few instructions wide; the VM tests
- * (tests/vm/cases/208-login-races.sh, 313-teardown-hooks.sh) widen them by
- * making one hook point sleep (or, where sleeping is not allowed, busy-wait:
- * srpt_debug_spin(), used by tests/vm/cases/314-deferred-rsp-wakeup.sh):
+ * (tests/vm/cases/208-login-races.sh, 212-release-tpg-disable.sh,
+ * 313-teardown-hooks.sh) widen them by making one hook point sleep (or,
+ * where sleeping is not allowed, busy-wait: srpt_debug_spin(), used by
+ * tests/vm/cases/314-deferred-rsp-wakeup.sh):
  *   debug_delay_point  enum srpt_debug_point value, 0 = off (default)
  *   debug_delay_ms     how long the hook sleeps (default 0, at most
  *                      SRPT_DEBUG_SLEEP_MAX_MS; disarming the hook, point
