@@ -703,8 +703,11 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  *	  since the cm_id goes away before the channel is unlinked); unused
  *	  for IB CM channels, whose @sess_name is the initiator's port GUID.
  * @nacl: the ACL of @sess, set by srpt_ch_link() and only compared, never
- *	  dereferenced (LIO closes the sessions of an ACL, and so unlinks
- *	  their channels, before it frees the ACL).
+ *	  dereferenced. Cleared together with @sess, under srpt_port.mutex:
+ *	  LIO skips a stopped session when it closes the sessions of an ACL,
+ *	  so the ACL can be freed (by target_remove_session()) while the
+ *	  channel is still linked, and a new ACL at the same address must
+ *	  not list it.
  * @stats: the channel's counters.
  *
  * Teardown (srpt_close_ch(), then srpt_release_channel_work()), in order:
@@ -717,10 +720,12 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  *     the response of a command without a device waiting there is a
  *     command LIO counts, and step 4 would wait for it forever. Nothing
  *     is lost, since the QP is already in the error state;
- *  3. the cm_id is destroyed: its destruction waits for a CM handler
- *     still running on it (a login between srpt_ch_link() and the accept
- *     decides ownership with its own flag, see cm.c), so no CM event can
- *     reach the channel afterwards;
+ *  3. the cm_id is destroyed, after srpt_port.mutex has been free once
+ *     (a disconnect outside a CM handler holds it while it uses the
+ *     cm_id, see srpt_disconnect_ch()); the destruction waits for a CM
+ *     handler still running on it (a login between srpt_ch_link() and the
+ *     accept decides ownership with its own flag, see cm.c), so no CM
+ *     event can reach the channel afterwards;
  *  4. the LIO session is stopped and every command LIO counts is waited
  *     for; IUs still waiting for a tag meanwhile get tags and responses the
  *     driver builds itself (LIO refuses them), which LIO does not count;

@@ -8,6 +8,7 @@
 #ifndef SRPT_DEBUG_H
 #define SRPT_DEBUG_H
 
+#include <linux/err.h>
 #include <linux/types.h>
 
 /**
@@ -48,6 +49,14 @@
  *			      the sleep finds this one still linked and must
  *			      not look at its session (tests/vm/cases/
  *			      212-release-tpg-disable.sh).
+ * @SRPT_DBG_DISCONNECT: srpt_disconnect_ch() after it moved the channel to
+ *			 CH_DISCONNECTING and before it sends the DREQ (or
+ *			 calls rdma_disconnect()) on the cm_id: a
+ *			 disconnect outside a CM handler (TPG disable,
+ *			 relogin, close_session) holds srpt_port.mutex here,
+ *			 and the channel's release work must not destroy the
+ *			 cm_id inside the sleep (tests/vm/cases/
+ *			 215-disconnect-release.sh).
  */
 enum srpt_debug_point {
 	SRPT_DBG_NONE		= 0,
@@ -56,12 +65,14 @@ enum srpt_debug_point {
 	SRPT_DBG_LOCAL_RSP_DONE	= 3,
 	SRPT_DBG_DEFER_REQUEUE	= 4,
 	SRPT_DBG_SESSION_REMOVED = 5,
+	SRPT_DBG_DISCONNECT	= 6,
 };
 
 #ifdef SRPT_DEBUG_HOOKS
 void srpt_debug_delay(enum srpt_debug_point point);
 void srpt_debug_spin(enum srpt_debug_point point, const atomic_t *watch);
 u32 srpt_debug_max_qp_wr(u32 hca_max);
+bool srpt_debug_fail(const char *site);
 #else
 static inline void srpt_debug_delay(enum srpt_debug_point point)
 {
@@ -76,6 +87,23 @@ static inline u32 srpt_debug_max_qp_wr(u32 hca_max)
 {
 	return hca_max;
 }
+
+static inline bool srpt_debug_fail(const char *site)
+{
+	return false;
+}
 #endif
+
+/*
+ * srpt_dbg_alloc() - @expr, an allocation that returns NULL on failure, or
+ * NULL without calling it when a debug build's injected failure fires at
+ * @site (see srpt_debug_fail()). srpt_dbg_err_ptr() is the same for calls
+ * that return an ERR_PTR, srpt_dbg_err() for those that return an errno.
+ * In a normal build each is just @expr.
+ */
+#define srpt_dbg_alloc(site, expr)	(srpt_debug_fail(site) ? NULL : (expr))
+#define srpt_dbg_err_ptr(site, expr)	\
+	(srpt_debug_fail(site) ? ERR_PTR(-ENOMEM) : (expr))
+#define srpt_dbg_err(site, expr)	(srpt_debug_fail(site) ? -ENOMEM : (expr))
 
 #endif /* SRPT_DEBUG_H */

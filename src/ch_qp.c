@@ -50,7 +50,7 @@ static int srpt_ch_qp_init(struct srpt_rdma_ch *ch, struct ib_qp *qp)
 	u16 pkey_index = 0;
 	int ret;
 
-	attr = kzalloc(sizeof(*attr), GFP_KERNEL);
+	attr = srpt_dbg_alloc("qp_init_attr", kzalloc(sizeof(*attr), GFP_KERNEL));
 	if (!attr)
 		return -ENOMEM;
 	ret = ib_find_cached_pkey(sport->sdev->device, sport->port, ch->pkey,
@@ -76,7 +76,7 @@ static int srpt_ch_qp_modify_cm(struct srpt_rdma_ch *ch,
 	struct ib_qp_attr *attr;
 	int mask, ret;
 
-	attr = kzalloc(sizeof(*attr), GFP_KERNEL);
+	attr = srpt_dbg_alloc("qp_attr", kzalloc(sizeof(*attr), GFP_KERNEL));
 	if (!attr)
 		return -ENOMEM;
 	attr->qp_state = state;
@@ -162,8 +162,9 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 	int ret;
 
 	ch->cq_size = ch->rq_size + sq_size;
-	ch->cq = ib_cq_pool_get(sdev->device, ch->cq_size, -1,
-				IB_POLL_WORKQUEUE);
+	ch->cq = srpt_dbg_err_ptr("cq",
+				  ib_cq_pool_get(sdev->device, ch->cq_size, -1,
+						 IB_POLL_WORKQUEUE));
 	if (IS_ERR(ch->cq)) {
 		ret = PTR_ERR(ch->cq);
 		ch->cq = NULL;
@@ -172,7 +173,7 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 		return ret;
 	}
 
-	init = kzalloc(sizeof(*init), GFP_KERNEL);
+	init = srpt_dbg_alloc("qp_create_attr", kzalloc(sizeof(*init), GFP_KERNEL));
 	if (!init) {
 		ret = -ENOMEM;
 		goto put_cq;
@@ -197,12 +198,13 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 		init->cap.max_recv_wr = ch->rq_size + 1;	/* drain marker */
 
 	if (ch->using_rdma_cm) {
-		ret = rdma_create_qp(ch->rdma_cm.cm_id, sdev->pd, init);
+		ret = srpt_dbg_err("qp", rdma_create_qp(ch->rdma_cm.cm_id,
+							sdev->pd, init));
 		if (ret)
 			goto free_init;
 		ch->qp = ch->rdma_cm.cm_id->qp;
 	} else {
-		qp = ib_create_qp(sdev->pd, init);
+		qp = srpt_dbg_err_ptr("qp", ib_create_qp(sdev->pd, init));
 		if (IS_ERR(qp)) {
 			ret = PTR_ERR(qp);
 			goto free_init;

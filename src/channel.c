@@ -87,7 +87,7 @@ static struct srpt_nexus *srpt_get_nexus(struct srpt_port *sport,
 		    memcmp(nexus->t_port_id, t_port_id, 16) == 0)
 			return nexus;
 	}
-	nexus = kzalloc(sizeof(*nexus), GFP_KERNEL);
+	nexus = srpt_dbg_alloc("nexus", kzalloc(sizeof(*nexus), GFP_KERNEL));
 	if (!nexus)
 		return NULL;
 	INIT_LIST_HEAD(&nexus->ch_list);
@@ -324,7 +324,7 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 	struct srpt_rdma_ch *ch;
 	int ret;
 
-	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	ch = srpt_dbg_alloc("channel", kzalloc(sizeof(*ch), GFP_KERNEL));
 	if (!ch)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&ch->kref);
@@ -472,7 +472,9 @@ bool srpt_close_ch(struct srpt_rdma_ch *ch)
  * srpt_disconnect_ch() - start disconnecting a channel.
  * @ch: the channel.
  *
- * Call from a CM callback or with sport->mutex held. Sends a DREQ (IB CM; a
+ * Call from a CM callback of @ch's cm_id or with sport->mutex held: the
+ * release work destroys the cm_id only after either has returned (see
+ * srpt_release_channel_work()). Sends a DREQ (IB CM; a
  * DREP if a DREQ cannot be sent) or calls rdma_disconnect(). If nothing can
  * be sent the channel is closed.
  *
@@ -485,6 +487,7 @@ int srpt_disconnect_ch(struct srpt_rdma_ch *ch)
 
 	if (!srpt_set_ch_state(ch, CH_DISCONNECTING))
 		return -ENOTCONN;
+	srpt_debug_delay(SRPT_DBG_DISCONNECT);
 
 	if (ch->using_rdma_cm) {
 		ret = rdma_disconnect(ch->rdma_cm.cm_id);
@@ -598,6 +601,16 @@ static void srpt_release_channel_work(struct work_struct *w)
 
 	/* The steps are explained next to struct srpt_rdma_ch. */
 	srpt_rsp_list_close(ch);
+	/*
+	 * A disconnect outside a CM handler (srpt_disconnect_ch() from a TPG
+	 * or port disable, a relogin or close_session) holds sport->mutex
+	 * from its state change until it is done with the cm_id. The channel
+	 * is DISCONNECTED, so none can start any more: once the mutex has
+	 * been free, nobody but a CM handler uses the cm_id, and destroying
+	 * it waits for those.
+	 */
+	mutex_lock(&sport->mutex);
+	mutex_unlock(&sport->mutex);
 	if (ch->using_rdma_cm) {
 		rdma_destroy_id(ch->rdma_cm.cm_id);
 		ch->rdma_cm.cm_id = NULL;
@@ -615,12 +628,15 @@ static void srpt_release_channel_work(struct work_struct *w)
 	sess = ch->sess;
 	if (sess) {
 		/*
-		 * Cleared under the mutex before the session is freed: the
-		 * channel stays linked until srpt_ch_unlink() below, and a TPG
-		 * disable walks the linked channels and their sessions.
+		 * Cleared under the mutex before the session (and with it,
+		 * perhaps, its ACL) is freed: the channel stays linked until
+		 * srpt_ch_unlink() below, and a TPG disable walks the linked
+		 * channels and their sessions, the ACL info attribute their
+		 * ACLs.
 		 */
 		mutex_lock(&sport->mutex);
 		ch->sess = NULL;
+		ch->nacl = NULL;
 		mutex_unlock(&sport->mutex);
 		target_remove_session(sess);
 		srpt_debug_delay(SRPT_DBG_SESSION_REMOVED);

@@ -71,6 +71,18 @@ struct srpt_login {
 };
 
 /*
+ * Whether a failed session lookup may go on with the next name or TPG:
+ * only if no ACL matched (-EACCES from LIO, -ENOENT here). Any other error
+ * (-ENOMEM) ends the login, so that a transient failure never lets it
+ * match a different ACL, with other LUNs, than it normally would.
+ */
+static bool srpt_sess_no_acl(const struct se_session *sess)
+{
+	return IS_ERR(sess) &&
+	       (PTR_ERR(sess) == -EACCES || PTR_ERR(sess) == -ENOENT);
+}
+
+/*
  * Try to create a session with @name in every enabled TPG of @port_id.
  * Caller holds sport->mutex (which protects srpt_tpg.enabled).
  */
@@ -89,14 +101,17 @@ static struct se_session *srpt_session_in(struct srpt_port_id *port_id,
 		if (!stpg->enabled)
 			continue;
 		/* no LIO tag pool: see srpt_get_send_ioctx() */
-		sess = target_setup_session(&stpg->tpg, 0, 0,
-					    TARGET_PROT_NORMAL, name, ch,
-					    NULL);
-		if (!IS_ERR_OR_NULL(sess))
+		sess = srpt_dbg_err_ptr("session",
+					target_setup_session(&stpg->tpg, 0, 0,
+							     TARGET_PROT_NORMAL,
+							     name, ch, NULL));
+		if (!sess)
+			sess = ERR_PTR(-ENOENT);
+		if (!IS_ERR(sess) || !srpt_sess_no_acl(sess))
 			break;
 	}
 	mutex_unlock(&port_id->mutex);
-	return sess ? sess : ERR_PTR(-ENOENT);
+	return sess;
 }
 
 /*
@@ -148,17 +163,20 @@ static int srpt_login_session(struct srpt_login *l)
 	 */
 	mutex_lock(&sport->mutex);
 	sess = srpt_session_in(sport->guid_id, ch, ch->sess_name);
-	if (IS_ERR(sess) && l->old_name) {
+	if (srpt_sess_no_acl(sess) && l->old_name) {
 		sess = srpt_session_in(sport->guid_id, ch, l->old_name);
 		if (!IS_ERR(sess))
 			srpt_login_warn_old_name(l, sess);
 	}
-	if (IS_ERR(sess))
+	if (srpt_sess_no_acl(sess))
 		sess = srpt_session_in(sport->gid_id, ch, i_port_id);
-	if (IS_ERR(sess))
+	if (srpt_sess_no_acl(sess))
 		sess = srpt_session_in(sport->gid_id, ch, i_port_id + 2);
 	mutex_unlock(&sport->mutex);
-	if (IS_ERR(sess) && l->old_name) {
+	if (IS_ERR(sess) && !srpt_sess_no_acl(sess)) {
+		srpt_login_info(sport, "Rejected login for initiator %s: creating its session failed: %ld\n",
+				i_port_id, PTR_ERR(sess));
+	} else if (IS_ERR(sess) && l->old_name) {
 		srpt_login_info(sport, "Rejected login for initiator %s: no ACL for %s (old name: %s) or %s\n",
 				i_port_id, ch->sess_name, l->old_name,
 				i_port_id);

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debug.c - test-only delay hooks of a debug build (make SRPT_DEBUG_HOOKS=y).
+ * debug.c - test-only hooks of a debug build (make SRPT_DEBUG_HOOKS=y).
  *
  * Races between a login and a teardown, or between the completions of a
  * channel and its release, are a few instructions wide; the VM tests
  * (tests/vm/cases/208-login-races.sh, 212-release-tpg-disable.sh,
- * 313-teardown-hooks.sh) widen them by making one hook point sleep (or,
- * where sleeping is not allowed, busy-wait: srpt_debug_spin(), used by
- * tests/vm/cases/314-deferred-rsp-wakeup.sh):
+ * 215-disconnect-release.sh, 313-teardown-hooks.sh) widen them by making
+ * one hook point sleep (or, where sleeping is not allowed, busy-wait:
+ * srpt_debug_spin(), used by tests/vm/cases/314-deferred-rsp-wakeup.sh):
  *   debug_delay_point  enum srpt_debug_point value, 0 = off (default)
  *   debug_delay_ms     how long the hook sleeps (default 0, at most
  *                      SRPT_DEBUG_SLEEP_MAX_MS; disarming the hook, point
@@ -17,7 +17,19 @@
  * (tests/vm/cases/315-small-qp.sh):
  *   debug_max_qp_wr    channels created from now on get a send queue as if
  *                      the HCA's max_qp_wr were this (0 = off, default)
- * All are writable at run time under /sys/module/ib_srpt/parameters/.
+ * and three that make one allocation (or verbs call) of the driver fail, so
+ * that the error paths run (tests/vm/cases/213-alloc-failures.sh):
+ *   debug_fail_nth     writing N (re)starts the count: the Nth call of a
+ *                      site wrapped in srpt_dbg_alloc(), srpt_dbg_err_ptr()
+ *                      or srpt_dbg_err() from now on fails, once (0 = off;
+ *                      a large N just counts); reads back 0 once it fired
+ *   debug_fail_site    only calls at this site name count (the first
+ *                      argument of the wrapper; empty = every site);
+ *                      writing it restarts the count too
+ *   debug_fail_calls   (read-only) wrapped calls counted since the last
+ *                      write of debug_fail_nth or debug_fail_site
+ * All but debug_fail_calls are writable at run time under
+ * /sys/module/ib_srpt/parameters/.
  * This file is not built into release or DKMS modules, so production
  * modules have neither the parameters nor the sleeps.
  */
@@ -26,9 +38,13 @@
 #include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/kstrtox.h>
 #include <linux/ktime.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "srpt.h"
 #include "srpt_debug.h"
@@ -42,6 +58,79 @@ static unsigned int debug_delay_ms;
 module_param(debug_delay_ms, uint, 0644);
 MODULE_PARM_DESC(debug_delay_ms,
 		 "Debug build only: sleep of the hook point in ms (max 30000, ended early when the hook is disarmed; busy-waiting points: max 3000)");
+
+#define SRPT_DEBUG_SITE_LEN	32
+
+/* protects debug_fail_nth, debug_fail_site and debug_fail_calls */
+static DEFINE_SPINLOCK(debug_fail_lock);
+static unsigned int debug_fail_nth;
+static char debug_fail_site[SRPT_DEBUG_SITE_LEN];
+static unsigned int debug_fail_calls;
+
+static int srpt_debug_fail_nth_set(const char *val,
+				   const struct kernel_param *kp)
+{
+	unsigned long flags;
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	spin_lock_irqsave(&debug_fail_lock, flags);
+	debug_fail_nth = n;
+	debug_fail_calls = 0;
+	spin_unlock_irqrestore(&debug_fail_lock, flags);
+	return 0;
+}
+
+static const struct kernel_param_ops srpt_debug_fail_nth_ops = {
+	.set	= srpt_debug_fail_nth_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(debug_fail_nth, &srpt_debug_fail_nth_ops, &debug_fail_nth,
+		0644);
+MODULE_PARM_DESC(debug_fail_nth,
+		 "Debug build only: the Nth wrapped allocation or verbs call from now on fails, once (0 = off)");
+static int srpt_debug_fail_site_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	char site[SRPT_DEBUG_SITE_LEN];
+	unsigned long flags;
+
+	if (strscpy(site, val, sizeof(site)) < 0)
+		return -EINVAL;
+	strim(site);
+	spin_lock_irqsave(&debug_fail_lock, flags);
+	strscpy(debug_fail_site, site, sizeof(debug_fail_site));
+	debug_fail_calls = 0;
+	spin_unlock_irqrestore(&debug_fail_lock, flags);
+	return 0;
+}
+
+static int srpt_debug_fail_site_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned long flags;
+	int len;
+
+	spin_lock_irqsave(&debug_fail_lock, flags);
+	len = sysfs_emit(buf, "%s\n", debug_fail_site);
+	spin_unlock_irqrestore(&debug_fail_lock, flags);
+	return len;
+}
+
+static const struct kernel_param_ops srpt_debug_fail_site_ops = {
+	.set	= srpt_debug_fail_site_set,
+	.get	= srpt_debug_fail_site_get,
+};
+
+module_param_cb(debug_fail_site, &srpt_debug_fail_site_ops, NULL, 0644);
+MODULE_PARM_DESC(debug_fail_site,
+		 "Debug build only: only the wrapped calls at this site count for debug_fail_nth (empty = all)");
+module_param(debug_fail_calls, uint, 0444);
+MODULE_PARM_DESC(debug_fail_calls,
+		 "Debug build only: wrapped calls since debug_fail_nth was written");
 
 static unsigned int debug_max_qp_wr;
 module_param(debug_max_qp_wr, uint, 0644);
@@ -142,4 +231,38 @@ u32 srpt_debug_max_qp_wr(u32 hca_max)
 		return hca_max;
 	/* room for one WR besides the spare ones, or the sums underflow */
 	return min(max_t(u32, cap, SRPT_SQ_SPARE_WRS + 1), hca_max);
+}
+
+/**
+ * srpt_debug_fail() - whether the wrapped call at @site fails this time.
+ * @site: name of the call site, logged when the failure fires.
+ *
+ * Counts the call while debug_fail_nth is set (if debug_fail_site is set,
+ * only calls at that site); the call that reaches it
+ * fails, and the count stops (debug_fail_nth goes back to 0), so one
+ * write injects exactly one failure.
+ *
+ * Context: any.
+ * Return: true if the caller must fail as if its call had failed.
+ */
+bool srpt_debug_fail(const char *site)
+{
+	unsigned long flags;
+	unsigned int call;
+	bool fail;
+
+	if (!READ_ONCE(debug_fail_nth))
+		return false;
+	spin_lock_irqsave(&debug_fail_lock, flags);
+	call = 0;
+	if (debug_fail_nth &&
+	    (!debug_fail_site[0] || !strcmp(debug_fail_site, site)))
+		call = ++debug_fail_calls;
+	fail = call && call == debug_fail_nth;
+	if (fail)
+		debug_fail_nth = 0;
+	spin_unlock_irqrestore(&debug_fail_lock, flags);
+	if (fail)
+		pr_info("debug fail: call %u (%s) fails\n", call, site);
+	return fail;
 }

@@ -26,6 +26,7 @@
 #include <scsi/scsi_proto.h>
 
 #include "srpt.h"
+#include "srpt_debug.h"
 #include "srpt_io.h"
 #include "srpt_iu.h"
 
@@ -64,11 +65,12 @@ struct kmem_cache *srpt_cache_get(unsigned int object_size)
 		cache = e->cache;
 		goto unlock;
 	}
-	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	e = srpt_dbg_alloc("cache_entry", kzalloc(sizeof(*e), GFP_KERNEL));
 	if (!e)
 		goto unlock;
 	snprintf(name, sizeof(name), "srpt-%u", object_size);
-	e->cache = kmem_cache_create(name, object_size, 512, 0, NULL);
+	e->cache = srpt_dbg_alloc("cache", kmem_cache_create(name, object_size,
+							     512, 0, NULL));
 	if (!e->cache)
 		goto free_entry;
 	old = xa_store(&srpt_cache_xa, object_size, e, GFP_KERNEL);
@@ -132,7 +134,7 @@ void srpt_cache_exit(void)
 static int srpt_ioctx_init(struct srpt_device *sdev, struct srpt_ioctx *io,
 			   struct kmem_cache *cache, enum dma_data_direction dir)
 {
-	io->buf = kmem_cache_alloc(cache, GFP_KERNEL);
+	io->buf = srpt_dbg_alloc("iu_buf", kmem_cache_alloc(cache, GFP_KERNEL));
 	if (!io->buf)
 		return -ENOMEM;
 	io->dma = ib_dma_map_single(sdev->device, io->buf,
@@ -189,11 +191,12 @@ static void **srpt_alloc_ring(struct srpt_device *sdev, int ring_size,
 	void **ring;
 	int i;
 
-	ring = kvmalloc_array(ring_size, sizeof(*ring), GFP_KERNEL);
+	ring = srpt_dbg_alloc("ring", kvmalloc_array(ring_size, sizeof(*ring),
+						     GFP_KERNEL));
 	if (!ring)
 		return NULL;
 	for (i = 0; i < ring_size; i++) {
-		io = kzalloc(obj_size, GFP_KERNEL);
+		io = srpt_dbg_alloc("ring_ctx", kzalloc(obj_size, GFP_KERNEL));
 		if (!io)
 			goto unwind;
 		if (srpt_ioctx_init(sdev, io, cache, dir)) {
@@ -629,9 +632,11 @@ static int srpt_map_rw_ctxs(struct srpt_send_ioctx *sio, u32 limit)
 
 		if (bytes < ctx->len)
 			nents = srpt_sg_trim(ctx->sg, ctx->nents, bytes);
-		ret = rdma_rw_ctx_init(&ctx->rw, ch->qp, ch->sport->port,
-				       ctx->sg, nents, 0, ctx->remote_addr,
-				       ctx->rkey, dir);
+		ret = srpt_dbg_err("rw_ctx",
+				   rdma_rw_ctx_init(&ctx->rw, ch->qp,
+						    ch->sport->port, ctx->sg,
+						    nents, 0, ctx->remote_addr,
+						    ctx->rkey, dir));
 		if (ret < 0) {
 			srpt_unmap_rw_ctxs(sio);
 			return ret;
@@ -739,8 +744,10 @@ int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 	if (!srpt_charge_data(sio, iu, desc))
 		return -EBUSY;
 	if (nbufs > 1) {
-		sio->rw_ctxs = kmalloc_array(nbufs, sizeof(*sio->rw_ctxs),
-					     GFP_KERNEL);
+		sio->rw_ctxs = srpt_dbg_alloc("rw_ctxs",
+					      kmalloc_array(nbufs,
+							    sizeof(*sio->rw_ctxs),
+							    GFP_KERNEL));
 		if (!sio->rw_ctxs) {
 			sio->rw_ctxs = &sio->s_rw_ctx;
 			ret = -ENOMEM;
@@ -754,8 +761,11 @@ int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 
 		srpt_iu_get_desc(iu, desc, i, &va, &key, &len);
 		if (nbufs > 1 || zero || !srpt_spare_reuse(sio, ctx, len)) {
-			ret = target_alloc_sgl(&ctx->sg, &ctx->nents, len,
-					       zero, i + 1 < nbufs);
+			ret = srpt_dbg_err("data_buf",
+					   target_alloc_sgl(&ctx->sg,
+							    &ctx->nents, len,
+							    zero,
+							    i + 1 < nbufs));
 			if (ret)
 				goto unwind;
 		}
