@@ -37,6 +37,7 @@
 #include <scsi/scsi_proto.h>
 
 #include "srpt.h"
+#include "srpt_debug.h"
 #include "srpt_names.h"
 #include "srpt_stats.h"
 
@@ -187,7 +188,7 @@ static struct se_portal_group *srpt_make_tpg(struct se_wwn *wwn,
 		return ERR_PTR(-ENODEV);
 	}
 
-	stpg = kzalloc(sizeof(*stpg), GFP_KERNEL);
+	stpg = srpt_dbg_alloc("tpg", kzalloc(sizeof(*stpg), GFP_KERNEL));
 	if (!stpg)
 		return ERR_PTR(-ENOMEM);
 	stpg->sport_id = port_id;

@@ -25,6 +25,7 @@
 #include <rdma/ib_cache.h>
 
 #include "srpt.h"
+#include "srpt_debug.h"
 
 /* How long srpt_use_srq() waits for the channels of an HCA to go away. */
 enum {
@@ -307,7 +308,8 @@ int srpt_use_srq(struct srpt_device *sdev, bool use_srq)
 		goto set_attr;
 	}
 
-	was_enabled = bitmap_zalloc(sdev->port_cnt, GFP_KERNEL);
+	was_enabled = srpt_dbg_alloc("use_srq_bitmap",
+				     bitmap_zalloc(sdev->port_cnt, GFP_KERNEL));
 	if (!was_enabled) {
 		ret = -ENOMEM;
 		goto unlock;
@@ -373,7 +375,7 @@ int srpt_add_one(struct ib_device *device)
 		goto err;
 	}
 
-	sdev->pd = ib_alloc_pd(device, 0);
+	sdev->pd = srpt_dbg_err_ptr("pd", ib_alloc_pd(device, 0));
 	if (IS_ERR(sdev->pd)) {
 		ret = PTR_ERR(sdev->pd);
 		goto put_sdev;

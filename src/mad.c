@@ -17,6 +17,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "srpt.h"
+#include "srpt_debug.h"
 #include "srpt_dm.h"
 
 /* The layouts of dm.c must agree with the kernel's MAD sizes. */
@@ -211,9 +212,12 @@ void srpt_mad_register(struct srpt_port *sport)
 	set_bit(IB_MGMT_METHOD_GET, reg_req.method_mask);
 	set_bit(IB_MGMT_METHOD_SET, reg_req.method_mask);
 
-	agent = ib_register_mad_agent(device, sport->port, IB_QPT_GSI,
-				      &reg_req, 0, srpt_mad_send_handler,
-				      srpt_mad_recv_handler, sport, 0);
+	agent = srpt_dbg_err_ptr("mad_agent",
+				 ib_register_mad_agent(device, sport->port,
+						       IB_QPT_GSI, &reg_req, 0,
+						       srpt_mad_send_handler,
+						       srpt_mad_recv_handler,
+						       sport, 0));
 	if (IS_ERR(agent)) {
 		if (!sport->mad_warned)
 			srpt_port_warn(sport, "DM MAD agent registration failed (%ld), continuing without DM MADs\n",

@@ -37,6 +37,7 @@
 #include <linux/string.h>
 
 #include "srpt.h"
+#include "srpt_debug.h"
 #include "srpt_names.h"
 
 #ifdef SRPT_SELFTEST
@@ -75,7 +76,8 @@ struct srpt_device *srpt_sdev_alloc(struct ib_device *device, u32 port_cnt)
 	struct srpt_port *sport;
 	u32 i;
 
-	sdev = kzalloc(struct_size(sdev, port, port_cnt), GFP_KERNEL);
+	sdev = srpt_dbg_alloc("sdev", kzalloc(struct_size(sdev, port, port_cnt),
+					      GFP_KERNEL));
 	if (!sdev)
 		return NULL;
 
@@ -382,7 +384,7 @@ struct srpt_port_id *srpt_port_id_create(const char *name)
 		return ERR_PTR(-EINVAL);
 	}
 
-	port_id = kzalloc(sizeof(*port_id), GFP_KERNEL);
+	port_id = srpt_dbg_alloc("port_id", kzalloc(sizeof(*port_id), GFP_KERNEL));
 	if (!port_id) {
 		srpt_port_put_ref(sport);
 		return ERR_PTR(-ENOMEM);

@@ -17,6 +17,7 @@
 #include <linux/kernel.h>
 
 #include "srpt.h"
+#include "srpt_debug.h"
 #include "srpt_io.h"
 
 /**
@@ -54,7 +55,7 @@ int srpt_srq_create(struct srpt_device *sdev)
 	int i, ret;
 
 	lockdep_assert_held(&sdev->sdev_mutex);
-	srq = ib_create_srq(sdev->pd, &srq_attr);
+	srq = srpt_dbg_err_ptr("srq", ib_create_srq(sdev->pd, &srq_attr));
 	if (IS_ERR(srq)) {
 		ret = PTR_ERR(srq);
 		srpt_dev_err(sdev, "ib_create_srq() failed (%d)\n", ret);

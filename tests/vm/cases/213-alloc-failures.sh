@@ -31,6 +31,16 @@
 #    rw context array is only allocated for a command with more than one
 #    data descriptor, which ib_srp's defaults never send: INFO if it did
 #    not fire.
+# D  device add (rdma link add of the Soft-RoCE device): the srpt_device
+#    and its PD failing make the add fail ("adding the device failed"),
+#    the DM MAD agent failing is not an error (no DM MADs); afterwards the
+#    device is removed and added again without failures.
+# P  configfs: the port directory and a TPG directory failing make their
+#    mkdir fail (LIO reports any failure of a fabric's make_wwn or
+#    make_tpg as EINVAL); the next mkdir works.
+# S  the use_srq switch (TPG attribute use_srq=1): each allocation of the
+#    switch failing makes the write fail; use_srq stays 0 and a login
+#    works; then the switch to 1 and back to 0 works.
 # At the end a login and fio with verify work and the module unloads.
 # vmtest-timeout: 900
 
@@ -38,6 +48,8 @@ P=/sys/module/ib_srpt/parameters
 LOGIN_SITES="channel nexus session cache_entry cache ring ring_ctx iu_buf cq qp_create_attr qp qp_init_attr qp_attr"
 RETRIED="cq qp_create_attr qp qp_init_attr"
 CMD_SITES="data_buf rw_ctx rw_ctxs"
+DEV_SITES="sdev pd mad_agent"
+SRQ_SITES="use_srq_bitmap srq cache_entry cache ring ring_ctx iu_buf"
 
 fail_arm() { # fail_arm SITE N
 	echo "$1" > $P/debug_fail_site
@@ -66,13 +78,101 @@ try_login() {
 	FIRED=$(count_since "debug fail: call $2 ($1) fails")
 }
 
+# picks CALLS: the first, a middle and the last call
+picks() {
+	_pk=1
+	[ "$1" -gt 2 ] && _pk="$_pk $(( ($1 + 1) / 2 ))"
+	[ "$1" -gt 1 ] && _pk="$_pk $1"
+	echo "$_pk"
+}
+
+# count_calls SITE CMD...: how many calls at SITE CMD makes (in CALLS);
+# the exit status of CMD
+count_calls() {
+	_cs=$1
+	shift
+	fail_arm "$_cs" 1000000000
+	"$@"
+	_crc=$?
+	CALLS=$(cat $P/debug_fail_calls)
+	fail_off
+	return $_crc
+}
+
 requires hooks
 requires ours
 requires tool srp_login
-case_begin --target
+case_begin
 on_exit fail_off
+# a small SRQ: the use_srq switches of S allocate all of it each time
+srpt_reload srpt_srq_size=256 || { fail reload "$ERR"; exit 0; }
+
+# --- D: device add
+add_failed() { [ "$(count_since 'adding the device failed')" -gt 0 ]; }
+for site in $DEV_SITES; do
+	rxe_del || { fail "$site-del" "$ERR"; break; }
+	count_calls "$site" rxe_add || { fail "$site-add" "$ERR"; break; }
+	if [ "$CALLS" = 0 ]; then
+		info "$site: not on the add path of this device"
+		continue
+	fi
+	for n in $(picks "$CALLS"); do
+		rxe_del || { fail "$site-$n-del" "$ERR"; break 2; }
+		dmesg_mark
+		fail_arm "$site" "$n"
+		rxe_add
+		rc=$?
+		fail_off
+		fired=$(count_since "debug fail: call $n ($site) fails")
+		if [ "$fired" = 0 ]; then
+			fail "$site-$n" "call $n of $CALLS at $site did not fail"
+		elif [ $rc != 0 ]; then
+			fail "$site-$n" "rdma link add failed: $ERR"
+		elif [ "$site" = mad_agent ]; then
+			if [ "$(count_since 'DM MAD agent registration failed')" -gt 0 ] && ! add_failed; then
+				pass "$site-$n" "device added without DM MADs"
+			else
+				fail "$site-$n" "no 'DM MAD agent registration failed', or the add failed"
+			fi
+		elif add_failed; then
+			pass "$site-$n" "call $n of $CALLS failed: adding the device failed"
+		else
+			fail "$site-$n" "call $n of $CALLS failed but no 'adding the device failed'"
+		fi
+	done
+done
+if ! { rxe_del && rxe_add; }; then
+	fail readd "$ERR"
+fi
+srp_ids
+
+# --- P: configfs directories
+[ -d "$SRPT" ] || mkdir "$SRPT"
+# expect_mkdir_fail SITE DIR: mkdir DIR with the first call at SITE failing
+expect_mkdir_fail() {
+	dmesg_mark
+	fail_arm "$1" 1
+	if mkdir "$2" 2>/tmp/mkdir.err; then
+		fail "$1" "mkdir $2 succeeded"
+		rmdir "$2"
+	elif [ "$(count_since "debug fail: call 1 ($1) fails")" = 0 ]; then
+		fail "$1" "mkdir failed, but not at $1: $(cat /tmp/mkdir.err)"
+	else
+		pass "$1" "mkdir failed: $(cat /tmp/mkdir.err)"
+	fi
+	fail_off
+}
+expect_mkdir_fail port_id "$SRPT/$GIDNAME"
+target_up || exit 0
 PD=${PORTDIRS# }
 ST=$PD/fabric_statistics/srpt_port
+expect_mkdir_fail tpg "$PD/tpgt_9"
+if try mkdir "$PD/tpgt_9" && try rmdir "$PD/tpgt_9"; then
+	pass tpg-again "a TPG can be made and removed"
+else
+	fail tpg-again "$ERR"
+fi
+rm -f /tmp/mkdir.err
 
 # --- L: login path
 for site in $LOGIN_SITES; do
@@ -90,10 +190,7 @@ for site in $LOGIN_SITES; do
 		info "$site: not on the RDMA CM login path"
 		continue
 	fi
-	picks=1
-	[ "$calls" -gt 2 ] && picks="$picks $(( (calls + 1) / 2 ))"
-	[ "$calls" -gt 1 ] && picks="$picks $calls"
-	for n in $picks; do
+	for n in $(picks "$calls"); do
 		tries=0
 		while :; do
 			wait_idle || break
@@ -120,6 +217,50 @@ else
 	fail login-idle "channels_open $(open_channels)"
 fi
 expect_tool_login login-after srp_login
+
+# --- S: the use_srq switch
+use_srq() { cfs_write "$TPG/attrib/use_srq" "$1"; }
+for site in $SRQ_SITES; do
+	wait_idle
+	count_calls "$site" use_srq 1 || { fail "$site-count" "use_srq=1: $ERR"; break; }
+	use_srq 0 || { fail "$site-count" "use_srq=0: $ERR"; break; }
+	if [ "$CALLS" = 0 ]; then
+		info "$site: not on the use_srq path"
+		continue
+	fi
+	# first and last only: each switch allocates the whole SRQ ring
+	ns=1
+	[ "$CALLS" -gt 1 ] && ns="1 $CALLS"
+	for n in $ns; do
+		wait_idle
+		dmesg_mark
+		fail_arm "$site" "$n"
+		use_srq 1
+		rc=$?
+		fail_off
+		fired=$(count_since "debug fail: call $n ($site) fails")
+		now=$(cat "$TPG/attrib/use_srq")
+		if [ "$fired" = 0 ]; then
+			fail "$site-$n" "call $n of $CALLS at $site did not fail"
+		elif [ $rc = 0 ]; then
+			fail "$site-$n" "use_srq=1 succeeded although call $n of $CALLS failed"
+			use_srq 0
+		elif [ "$now" != 0 ]; then
+			fail "$site-$n" "the write failed ($ERR), but use_srq reads $now"
+		else
+			pass "$site-$n" "call $n of $CALLS failed: use_srq=1 refused ($ERR), still 0"
+		fi
+	done
+done
+expect_tool_login login-no-srq srp_login
+wait_idle
+if use_srq 1; then
+	expect_tool_login login-srq srp_login
+	wait_idle
+	use_srq 0 || fail use_srq-0 "$ERR"
+else
+	fail use_srq-1 "$ERR"
+fi
 
 # --- C: command path
 wait_idle
