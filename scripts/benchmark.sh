@@ -106,10 +106,10 @@
 # the first two loads of a boot always ran fast (see "Warm-up"). On 7.3
 # the job ran at one of two rates per load (1200-1219 or 1233-1249 IOPS,
 # A/A up to +-1.7 %). The objects behind it are most likely Soft-RoCE's
-# socket buffers (a real HCA has none); which cache was not determined. So the guest keeps up to
-# --slab-keep empty slabs per cache (min_partial of every cache in
-# /sys/kernel/slab), and every memory reading first gives them back
-# (/sys/kernel/slab/*/shrink). Measured with it (2026-12-06, one boot
+# socket buffers (a real HCA has none); which cache was not determined.
+# So the guest keeps up to --slab-keep empty slabs per cache (min_partial
+# of every cache in /sys/kernel/slab), and every memory reading first
+# gives them back (/sys/kernel/slab/*/shrink). Measured with it (2026-12-06, one boot
 # each): 6.12 randwrite QD 32 1518.0 and 1518.2 IOPS (in-kernel, ours),
 # ratio 1.000, A/A +-0.2 %; 7.3 1243.2 and 1245.5, ratio 1.001, A/A
 # +-0.1 %; booting with init_on_alloc=0 instead also steadied 7.3 (A/A

@@ -107,7 +107,7 @@ static struct se_session *srpt_session_in(struct srpt_port_id *port_id,
 							     name, ch, NULL));
 		if (!sess)
 			sess = ERR_PTR(-ENOENT);
-		if (!IS_ERR(sess) || !srpt_sess_no_acl(sess))
+		if (!srpt_sess_no_acl(sess))
 			break;
 	}
 	mutex_unlock(&port_id->mutex);

@@ -93,6 +93,7 @@ module_param_cb(debug_fail_nth, &srpt_debug_fail_nth_ops, &debug_fail_nth,
 		0644);
 MODULE_PARM_DESC(debug_fail_nth,
 		 "Debug build only: the Nth wrapped allocation or verbs call from now on fails, once (0 = off)");
+
 static int srpt_debug_fail_site_set(const char *val,
 				    const struct kernel_param *kp)
 {
@@ -238,9 +239,9 @@ u32 srpt_debug_max_qp_wr(u32 hca_max)
  * @site: name of the call site, logged when the failure fires.
  *
  * Counts the call while debug_fail_nth is set (if debug_fail_site is set,
- * only calls at that site); the call that reaches it
- * fails, and the count stops (debug_fail_nth goes back to 0), so one
- * write injects exactly one failure.
+ * only calls at that site); the call that reaches it fails, and the count
+ * stops (debug_fail_nth goes back to 0), so one write injects exactly one
+ * failure.
  *
  * Context: any.
  * Return: true if the caller must fail as if its call had failed.

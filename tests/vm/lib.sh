@@ -198,6 +198,12 @@
 #   srpt_reload [params]           teardown_target, rmmod ib_srpt, modprobe ib_srpt
 #                                  [params] (the same module: ours or in-kernel).
 #                                  Without params: default parameters.
+#   expect_unload                  teardown_target and srpt_reload (results
+#                                  "teardown" on failure, "unload")
+#   expect_relogin                 enable $TPG again, login, read from $DISK
+#                                  (results "enable" / "relogin", "read")
+#   expect_released N              wait up to 60 s for N "channel released"
+#                                  lines since the mark (result "released")
 #   rxe_del / rxe_add              rdma link delete rxe0 (bounded: 60 s) / add it
 #                                  back on dummy0 and wait for ACTIVE + GID 0.
 #   initiator_names                print every ACL name candidate (one per line)

@@ -52,25 +52,7 @@ else
 fi
 debug_hook 0 0
 n=$(count_since 'debug hook 5: sleeping')
-if wait_released "$n" 60; then
-	pass released "$n channel(s) released"
-else
-	fail released "$(count_since 'channel released') of $n channels released: $(dmesg_since | tail -n 5 | tr '\n' ' ')"
-fi
+expect_released "$n"
 
-if cfs_write "$TPG/enable" 1; then
-	if login; then
-		check read dd if="$DISK" of=/dev/null bs=4k count=16 iflag=direct
-	else
-		fail relogin "$ERR"
-	fi
-else
-	fail enable "$ERR"
-fi
-
-teardown_target || fail teardown "configuration left behind"
-if srpt_reload; then
-	pass unload "ib_srpt unloaded and reloaded"
-else
-	fail unload "$ERR"
-fi
+expect_relogin
+expect_unload

@@ -177,10 +177,8 @@ rm -f /tmp/mkdir.err
 # --- L: login path
 for site in $LOGIN_SITES; do
 	wait_idle || { fail "$site" "channels_open $(open_channels) 60 s after the last login"; break; }
-	fail_arm "$site" 1000000000
-	srp_login -i "$IPID"
-	calls=$(cat $P/debug_fail_calls)
-	fail_off
+	count_calls "$site" srp_login -i "$IPID"
+	calls=$CALLS
 	# shellcheck disable=SC2154 # result, reason: eval in srp_login()
 	if [ "$result" != accepted ]; then
 		fail "$site-count" "a counting login was not accepted: result=$result reason=$reason"
@@ -313,9 +311,4 @@ done
 rm -f /tmp/pat /tmp/back /tmp/want /tmp/got /tmp/dd.err
 fio_verify fio-after "$DISK" randwrite 4k 8 "$(reps 4m 1m)"
 
-teardown_target || fail teardown "configuration left behind"
-if srpt_reload; then
-	pass unload "ib_srpt unloaded and reloaded"
-else
-	fail unload "$ERR"
-fi
+expect_unload

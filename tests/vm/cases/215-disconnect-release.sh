@@ -71,26 +71,8 @@ else
 	fail disable "enable=0 still blocked 60 s after the hook was disarmed"
 fi
 n=$(count_since 'releasing channel')
-if wait_released "$n" 60; then
-	pass released "$n channel(s) released"
-else
-	fail released "$(count_since 'channel released') of $n channels released: $(dmesg_since | tail -n 5 | tr '\n' ' ')"
-fi
+expect_released "$n"
 dyndbg srpt_release_channel_work off
 
-if cfs_write "$TPG/enable" 1; then
-	if login; then
-		check read dd if="$DISK" of=/dev/null bs=4k count=16 iflag=direct
-	else
-		fail relogin "$ERR"
-	fi
-else
-	fail enable "$ERR"
-fi
-
-teardown_target || fail teardown "configuration left behind"
-if srpt_reload; then
-	pass unload "ib_srpt unloaded and reloaded"
-else
-	fail unload "$ERR"
-fi
+expect_relogin
+expect_unload

@@ -164,3 +164,26 @@ TUEOF
 	# shellcheck disable=SC2086 # login options: words
 	login $_tu_lopts || { fail login "$ERR"; return 1; }
 }
+
+# expect_unload: tear the target down and reload ib_srpt with default
+# parameters (checks "teardown" and "unload": no channel, no reference left)
+expect_unload() {
+	teardown_target || fail teardown "configuration left behind"
+	if srpt_reload; then
+		pass unload "ib_srpt unloaded and reloaded"
+	else
+		fail unload "$ERR"
+	fi
+}
+
+# expect_relogin: enable $TPG again, log ib_srp in and read from the disk
+# (checks "relogin" and "read", or "enable" if the enable fails)
+expect_relogin() {
+	if ! cfs_write "$TPG/enable" 1; then
+		fail enable "$ERR"
+	elif ! login; then
+		fail relogin "$ERR"
+	else
+		check read dd if="$DISK" of=/dev/null bs=4k count=16 iflag=direct
+	fi
+}

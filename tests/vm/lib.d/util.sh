@@ -137,6 +137,15 @@ released_ge() { # released_ge N
 wait_released() { # wait_released N SECONDS
 	wait_for "$2" released_ge "$1"
 }
+# expect_released N: pass "released" if N channels were released (the
+# "channel released" lines since the last dmesg_mark) within 60 s
+expect_released() {
+	if wait_released "$1" 60; then
+		pass released "$1 channel(s) released"
+	else
+		fail released "$(count_since 'channel released') of $1 channels released: $(dmesg_since | tail -n 5 | tr '\n' ' ')"
+	fi
+}
 
 debug_hook() { # debug_hook POINT MS
 	_dhp=/sys/module/ib_srpt/parameters
