@@ -624,7 +624,8 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  * @req_lim_delta: credits to return with the next response.
  * @imm_data_offset: offset of immediate data in SRP_CMD, 0 if none.
  * @spinlock: protects @state; srpt_ch_established() also posts the
- *	      @rtu_cqe write under it.
+ *	      @rtu_cqe write under it, and the QP event handler uses the
+ *	      cm_id under it only while @state is below CH_DRAINING.
  * @state: enum rdma_ch_state.
  * @rsp_buf_cache: cache of the send buffers.
  * @ioctx_ring: the send contexts (srpt_alloc_send_ring()).
@@ -907,6 +908,7 @@ bool srpt_ch_may_accept_locked(struct srpt_rdma_ch *ch);
 void srpt_ch_established(struct srpt_rdma_ch *ch);
 int srpt_disconnect_ch(struct srpt_rdma_ch *ch);
 bool srpt_close_ch(struct srpt_rdma_ch *ch);
+void srpt_ch_put(struct srpt_rdma_ch *ch);
 void srpt_ch_stats_read(struct srpt_rdma_ch *ch, struct srpt_counters *c);
 void srpt_ch_login_accepted(struct srpt_rdma_ch *ch);
 void srpt_port_login_rejected(struct srpt_port *sport, u32 reason,

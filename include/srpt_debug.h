@@ -57,6 +57,14 @@
  *			 and the channel's release work must not destroy the
  *			 cm_id inside the sleep (tests/vm/cases/
  *			 215-disconnect-release.sh).
+ * @SRPT_DBG_QP_EVENT: srpt_qp_event() with IB_EVENT_COMM_EST, before it
+ *		       looks at the channel state and uses the channel's
+ *		       cm_id (rdma_notify() or ib_cm_notify()). Soft-RoCE never raises COMM_EST, so
+ *		       a debug build delivers one itself (debug_qp_event,
+ *		       srpt_debug_qp_event()), from a work item that may
+ *		       sleep: a release work that destroys the cm_id inside
+ *		       the sleep must not leave the handler a freed one
+ *		       (tests/vm/cases/216-qp-event-release.sh).
  */
 enum srpt_debug_point {
 	SRPT_DBG_NONE		= 0,
@@ -66,13 +74,18 @@ enum srpt_debug_point {
 	SRPT_DBG_DEFER_REQUEUE	= 4,
 	SRPT_DBG_SESSION_REMOVED = 5,
 	SRPT_DBG_DISCONNECT	= 6,
+	SRPT_DBG_QP_EVENT	= 7,
 };
+
+struct srpt_rdma_ch;
 
 #ifdef SRPT_DEBUG_HOOKS
 void srpt_debug_delay(enum srpt_debug_point point);
 void srpt_debug_spin(enum srpt_debug_point point, const atomic_t *watch);
 u32 srpt_debug_max_qp_wr(u32 hca_max);
 bool srpt_debug_fail(const char *site);
+void srpt_debug_qp_event(struct srpt_rdma_ch *ch);
+void srpt_debug_exit(void);
 #else
 static inline void srpt_debug_delay(enum srpt_debug_point point)
 {
@@ -91,6 +104,14 @@ static inline u32 srpt_debug_max_qp_wr(u32 hca_max)
 static inline bool srpt_debug_fail(const char *site)
 {
 	return false;
+}
+
+static inline void srpt_debug_qp_event(struct srpt_rdma_ch *ch)
+{
+}
+
+static inline void srpt_debug_exit(void)
+{
 }
 #endif
 

@@ -15,6 +15,32 @@
 #include "srpt_io.h"
 #include "srpt_login.h"
 
+/*
+ * Tell the CM that the first packet arrived before it saw the connection
+ * established (COMM_EST). The state is looked at and the cm_id used under
+ * @ch->spinlock, under which every state change happens: a channel found
+ * below CH_DRAINING cannot start closing before the notification is done,
+ * and its release work, which destroys the cm_id, only runs after that.
+ * Looking at the state first and using the cm_id after dropping the lock
+ * left a window in which a close and the whole release work could pass
+ * (tests/vm/cases/216-qp-event-release.sh). The notification only takes
+ * the CM's spinlock and allocates with GFP_ATOMIC.
+ */
+static void srpt_qp_comm_est(struct srpt_rdma_ch *ch, enum ib_event_type ev)
+{
+	unsigned long flags;
+
+	srpt_debug_delay(SRPT_DBG_QP_EVENT);
+	spin_lock_irqsave(&ch->spinlock, flags);
+	if (ch->state < CH_DRAINING) {
+		if (ch->using_rdma_cm)
+			rdma_notify(ch->rdma_cm.cm_id, ev);
+		else
+			ib_cm_notify(ch->ib_cm.cm_id, ev);
+	}
+	spin_unlock_irqrestore(&ch->spinlock, flags);
+}
+
 /* QP event handler; @ptr is the channel (qp_context). */
 static void srpt_qp_event(struct ib_event *event, void *ptr)
 {
@@ -22,13 +48,7 @@ static void srpt_qp_event(struct ib_event *event, void *ptr)
 
 	switch (event->event) {
 	case IB_EVENT_COMM_EST:
-		/* the release work may have destroyed the cm_id already */
-		if (srpt_get_ch_state(ch) >= CH_DRAINING)
-			break;
-		if (ch->using_rdma_cm)
-			rdma_notify(ch->rdma_cm.cm_id, event->event);
-		else
-			ib_cm_notify(ch->ib_cm.cm_id, event->event);
+		srpt_qp_comm_est(ch, event->event);
 		break;
 	case IB_EVENT_QP_LAST_WQE_REACHED:
 		srpt_ch_dbg(ch, "last WQE reached\n");

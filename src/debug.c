@@ -17,6 +17,13 @@
  * (tests/vm/cases/315-small-qp.sh):
  *   debug_max_qp_wr    channels created from now on get a send queue as if
  *                      the HCA's max_qp_wr were this (0 = off, default)
+ * and one that delivers a QP event Soft-RoCE never raises
+ * (tests/vm/cases/216-qp-event-release.sh):
+ *   debug_qp_event     writing an enum ib_event_type value (IB_EVENT_COMM_EST
+ *                      is 4) makes the next send completion of any channel
+ *                      have a work item deliver that event to the channel's
+ *                      QP event handler, once; reads back 0 once it was
+ *                      queued
  * and three that make one allocation (or verbs call) of the driver fail, so
  * that the error paths run (tests/vm/cases/213-alloc-failures.sh):
  *   debug_fail_nth     writing N (re)starts the count: the Nth call of a
@@ -45,6 +52,8 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
 
 #include "srpt.h"
 #include "srpt_debug.h"
@@ -137,6 +146,11 @@ static unsigned int debug_max_qp_wr;
 module_param(debug_max_qp_wr, uint, 0644);
 MODULE_PARM_DESC(debug_max_qp_wr,
 		 "Debug build only: channels created from now on get a send queue as if the HCA allowed this many WRs per queue (0 = the HCA's own limit)");
+
+static unsigned int debug_qp_event;
+module_param(debug_qp_event, uint, 0644);
+MODULE_PARM_DESC(debug_qp_event,
+		 "Debug build only: the next send completion delivers this QP event (enum ib_event_type, 0 = off) to its channel, once");
 
 /*
  * A spinning hook point runs with interrupts disabled: well below the soft
@@ -266,4 +280,72 @@ bool srpt_debug_fail(const char *site)
 	if (fail)
 		pr_info("debug fail: call %u (%s) fails\n", call, site);
 	return fail;
+}
+
+/*
+ * The QP event debug_qp_event asks for, delivered by a work item: an HCA
+ * raises asynchronous events from its own context, not from the channel's
+ * CQ work (which the channel's close waits for). One at a time; the work
+ * holds a reference on the channel, as the QP it stands for would.
+ */
+static struct srpt_rdma_ch *debug_event_ch;
+static unsigned int debug_event_type;
+
+static void srpt_debug_qp_event_work(struct work_struct *work)
+{
+	struct srpt_rdma_ch *ch = debug_event_ch;
+	struct ib_qp *qp = ch->qp;
+	struct ib_event event = {
+		.device		= qp->device,
+		.element.qp	= qp,
+		.event		= debug_event_type,
+	};
+
+	pr_info("debug QP event: delivering %s (%u)\n",
+		ib_event_msg(event.event), debug_event_type);
+	qp->event_handler(&event, qp->qp_context);
+	pr_info("debug QP event: handler returned\n");
+	debug_event_ch = NULL;
+	srpt_ch_put(ch);
+}
+
+static DECLARE_WORK(debug_event_work, srpt_debug_qp_event_work);
+
+/**
+ * srpt_debug_qp_event() - deliver the QP event debug_qp_event asks for.
+ * @ch: a channel, from a send completion of it.
+ *
+ * Has a work item call the QP's event handler as an HCA driver does for an
+ * asynchronous event (through ib_core's wrapper where the kernel has one),
+ * once per write of debug_qp_event. The work item holds a channel
+ * reference: the channel (and its QP) stays until the handler returned,
+ * as an HCA driver's QP destruction waits for its event handlers.
+ *
+ * Context: a send completion of @ch (its CQ work, so the QP exists).
+ */
+void srpt_debug_qp_event(struct srpt_rdma_ch *ch)
+{
+	unsigned int ev;
+
+	if (!READ_ONCE(debug_qp_event) || work_busy(&debug_event_work))
+		return;
+	ev = xchg(&debug_qp_event, 0);
+	if (!ev)
+		return;
+	kref_get(&ch->kref);
+	debug_event_ch = ch;
+	debug_event_type = ev;
+	queue_work(system_unbound_wq, &debug_event_work);
+}
+
+/**
+ * srpt_debug_exit() - wait for the debug work items (module exit).
+ *
+ * The QP event work holds a channel reference, so device removal (which
+ * waits for the channels) cannot complete before it dropped it; this waits
+ * until it has also returned.
+ */
+void srpt_debug_exit(void)
+{
+	flush_work(&debug_event_work);
 }

@@ -16,6 +16,7 @@
 #include <linux/moduleparam.h>
 
 #include "srpt.h"
+#include "srpt_debug.h"
 
 /* ---------------------------------------------------------------------- */
 /* Module parameters                                                      */
@@ -272,6 +273,7 @@ static void __exit srpt_cleanup_module(void)
 	ib_unregister_client(&srpt_client);
 	/* after the client: waits for release works still returning */
 	srpt_channel_exit();
+	srpt_debug_exit();
 	/* no channel is left: waits for data-in response works returning */
 	srpt_rsp_exit();
 	srpt_fabric_unregister();

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+# 216-qp-event-release: a QP event that uses the cm_id (IB_EVENT_COMM_EST)
+# against the release work of the same channel (debug build only, see
+# src/debug.c).
+#
+# An HCA raises COMM_EST when the first packet arrives on a QP whose
+# connection the CM has not seen established yet; srpt_qp_event() then
+# tells the CM (rdma_notify() or ib_cm_notify() on the channel's cm_id).
+# The handler runs asynchronously to the CM: if the channel is closed and
+# its release work destroys the cm_id between the handler's look at the
+# channel state and its use of the cm_id, the handler uses a freed (or
+# cleared) cm_id (found by a review, session 20's "Noticed" list).
+#
+# Soft-RoCE never raises COMM_EST, so the debug build delivers it itself:
+# debug_qp_event=4 makes the next send completion have a work item call
+# the QP's event handler with IB_EVENT_COMM_EST (not the CQ work itself: a
+# channel's close waits for its CQ work, an HCA's event does not), holding
+# a channel reference as the QP would, and the hook SRPT_DBG_QP_EVENT makes
+# the handler sleep before it uses the cm_id. The case logs in, arms both,
+# reads one block (its response's send completion delivers the event),
+# waits until the handler sleeps, logs ib_srp out, waits until the release
+# work of the channel has started (dynamic debug "releasing channel"; it
+# destroys the cm_id first) and a little longer, then disarms the hook.
+#  - unfixed: the handler looked at the state before the logout and then
+#    calls rdma_notify() with the cm_id the release work destroyed and
+#    cleared (an oops on any kernel);
+#  - fixed: the handler looks at the state and uses the cm_id under the
+#    channel's spinlock, under which every state change happens, so a
+#    handler that finds the channel live notifies before it can close.
+# Before that, the same event on a live channel without the hook: the
+# handler returns and I/O goes on.
+# Checks: the event was delivered and the handler slept, every channel is
+# released, ib_srp logs in again and reads, no kernel warning (the
+# runner's dmesg check), the module unloads.
+# Seen (2026-12-06, quick runs): unfixed (9d69098 + the hook and the
+# injection, tests/vm/before/qp-event-release-hook.patch), Debian 6.1:
+# "BUG: kernel NULL pointer dereference, address: 00000000000002e8",
+# RIP rdma_notify+0x5 [rdma_cm], then the case's unload hangs (the dead
+# work item holds its channel reference) until the case timeout; fixed:
+# PASS, no report.
+# vmtest-timeout: 300
+
+DELAY_MS=30000		# SRPT_DEBUG_SLEEP_MAX_MS; the case disarms it earlier
+COMM_EST=4		# enum ib_event_type IB_EVENT_COMM_EST
+
+hook_slept() { [ "$(count_since 'debug hook 7: sleeping')" -gt 0 ]; }
+event_done() { [ "$(count_since 'debug QP event: handler returned')" -gt 0 ]; }
+release_started() { [ "$(count_since 'releasing channel')" -gt 0 ]; }
+
+requires hooks
+requires ours
+case_begin --login
+on_exit debug_hook 0 0
+on_exit cfs_write /sys/module/ib_srpt/parameters/debug_qp_event 0
+on_exit dyndbg srpt_release_channel_work off
+
+dyndbg srpt_release_channel_work on || { skip all "no dynamic debug: $ERR"; exit 0; }
+
+# First on a live channel, without the hook: the handler notifies the CM
+# under the channel's spinlock (lockdep sees that nesting on the sanitizer
+# kernel), and I/O goes on.
+dmesg_mark
+cfs_write /sys/module/ib_srpt/parameters/debug_qp_event $COMM_EST ||
+	fail arm "debug_qp_event: $ERR"
+check live_read dd if="$DISK" of=/dev/null bs=4k count=1 iflag=direct
+if wait_for 60 event_done; then
+	pass live_event "COMM_EST handled on a live channel"
+else
+	fail live_event "the COMM_EST handler did not return: $(dmesg_since | tail -n 3 | tr '\n' ' ')"
+fi
+check live_reread dd if="$DISK" of=/dev/null bs=4k count=16 iflag=direct
+
+# Then against the release work.
+dmesg_mark
+debug_hook 7 $DELAY_MS
+cfs_write /sys/module/ib_srpt/parameters/debug_qp_event $COMM_EST ||
+	fail arm "debug_qp_event: $ERR"
+check read dd if="$DISK" of=/dev/null bs=4k count=1 iflag=direct
+if wait_for 60 hook_slept; then
+	pass hook "the COMM_EST handler sleeps before it uses the cm_id"
+else
+	fail hook "no QP event handler reached the hook: $(dmesg_since | tail -n 3 | tr '\n' ' ')"
+fi
+logout_all || fail logout "ib_srp did not log out: $ERR"
+if wait_for 60 release_started; then
+	pass release "the release work started while the handler sleeps"
+else
+	fail release "no release work started"
+fi
+# the unfixed release work destroys the cm_id right after its first line
+nap 2
+debug_hook 0 0
+n=$(count_since 'releasing channel')
+expect_released "$n"
+dyndbg srpt_release_channel_work off
+
+if ! login; then
+	fail relogin "$ERR"
+else
+	check reread dd if="$DISK" of=/dev/null bs=4k count=16 iflag=direct
+fi
+expect_unload
