@@ -8,7 +8,9 @@
  * lifetimes" and "Locking" give the overview. Lock order:
  * srpt_device.sdev_mutex ->
  * srpt_port.mutex -> srpt_port_id.mutex; srpt_dev_lock (spinlock),
- * srpt_rdma_ch.spinlock and srpt_rdma_ch.wait_lock are innermost.
+ * srpt_rdma_ch.spinlock and srpt_rdma_ch.wait_lock are innermost among the
+ * driver's locks (under srpt_rdma_ch.spinlock the QP event handler calls
+ * into the CM, which takes its own spinlock).
  */
 #ifndef SRPT_H
 #define SRPT_H
