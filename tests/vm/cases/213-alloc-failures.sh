@@ -29,8 +29,12 @@
 #    CHECK CONDITION for read data that cannot be sent), the SCSI midlayer
 #    retries it, and the data written and read back must be intact. The
 #    rw context array is only allocated for a command with more than one
-#    data descriptor, which ib_srp's defaults never send: INFO if it did
-#    not fire.
+#    data descriptor, which ib_srp's defaults never send (INFO if it did
+#    not fire); so the same is done again with ib_srp reloaded without
+#    memory registration (never_register=1, one descriptor per page, no
+#    immediate data): the rw context array fails, then the second data
+#    buffer and the second rw context of a command (call 2: the first one
+#    is set up, chained or mapped, and must be undone); checks ind-*.
 # D  device add (rdma link add of the Soft-RoCE device): the srpt_device
 #    and its PD failing make the add fail ("adding the device failed"),
 #    the DM MAD agent failing is not an error (no DM MADs); afterwards the
@@ -261,6 +265,54 @@ else
 fi
 
 # --- C: command path
+# cmd_io LABEL N SITE...: for each SITE, a write and then a longer read of a
+# new size with the Nth call at SITE failing; the data read back compared.
+# LABEL prefixes the check names.
+cmd_io() {
+	_cio_lb=$1 _cio_n=$2
+	shift 2
+	for site in "$@"; do
+		j=$((j + 1))
+		# New sizes each time (a spare buffer of the same size would
+		# be reused); the read is longer than the write, its first W
+		# bytes are compared.
+		w=$(( (2 * j + 2) * 8 ))
+		r=$(( (2 * j + 3) * 8 ))
+		for dir in write read; do
+			dmesg_mark
+			fail_arm "$site" "$_cio_n"
+			if [ $dir = write ]; then
+				bs=${w}k
+				dd if=/tmp/pat of="$DISK" bs=$bs count=1 oflag=direct 2>/tmp/dd.err
+			else
+				bs=${r}k
+				dd if="$DISK" of=/tmp/back bs=$bs count=1 iflag=direct 2>/tmp/dd.err
+			fi
+			rc=$?
+			fail_off
+			fired=$(count_since "debug fail: call $_cio_n ($site) fails")
+			if [ $rc != 0 ]; then
+				fail "$_cio_lb$site-$dir" "dd bs=$bs failed: $(tr '\n' ' ' < /tmp/dd.err)"
+			elif [ "$fired" = 0 ]; then
+				if [ -z "$_cio_lb" ] && [ "$site" = rw_ctxs ]; then
+					info "$site-$dir: not reached (one data descriptor per command)"
+				else
+					fail "$_cio_lb$site-$dir" "the failure did not fire (bs=$bs)"
+				fi
+			else
+				pass "$_cio_lb$site-$dir" "call $_cio_n failed, dd bs=$bs completed after the retry"
+			fi
+		done
+		head -c $((w * 1024)) /tmp/pat > /tmp/want
+		head -c $((w * 1024)) /tmp/back > /tmp/got
+		if cmp -s /tmp/want /tmp/got; then
+			pass "$_cio_lb$site-data" "the data read back is what was written"
+		else
+			fail "$_cio_lb$site-data" "the first ${w} KiB read back differ from what was written"
+		fi
+	done
+}
+
 wait_idle
 if ! login; then
 	fail login "$ERR"
@@ -268,46 +320,18 @@ if ! login; then
 fi
 dd if=/dev/urandom of=/tmp/pat bs=64k count=4 2>/dev/null
 j=0
-for site in $CMD_SITES; do
-	j=$((j + 1))
-	# New sizes each time (a spare buffer of the same size would be
-	# reused); the read is longer than the write, its first W bytes are
-	# compared.
-	w=$(( (2 * j + 2) * 8 ))
-	r=$(( (2 * j + 3) * 8 ))
-	for dir in write read; do
-		dmesg_mark
-		fail_arm "$site" 1
-		if [ $dir = write ]; then
-			bs=${w}k
-			dd if=/tmp/pat of="$DISK" bs=$bs count=1 oflag=direct 2>/tmp/dd.err
-		else
-			bs=${r}k
-			dd if="$DISK" of=/tmp/back bs=$bs count=1 iflag=direct 2>/tmp/dd.err
-		fi
-		rc=$?
-		fail_off
-		fired=$(count_since "debug fail: call 1 ($site) fails")
-		if [ $rc != 0 ]; then
-			fail "$site-$dir" "dd bs=$bs failed: $(tr '\n' ' ' < /tmp/dd.err)"
-		elif [ "$fired" = 0 ]; then
-			if [ "$site" = rw_ctxs ]; then
-				info "$site-$dir: not reached (one data descriptor per command)"
-			else
-				fail "$site-$dir" "the failure did not fire (bs=$bs)"
-			fi
-		else
-			pass "$site-$dir" "failed once, dd bs=$bs completed after the retry"
-		fi
-	done
-	head -c $((w * 1024)) /tmp/pat > /tmp/want
-	head -c $((w * 1024)) /tmp/back > /tmp/got
-	if cmp -s /tmp/want /tmp/got; then
-		pass "$site-data" "the data read back is what was written"
-	else
-		fail "$site-data" "the first ${w} KiB read back differ from what was written"
-	fi
-done
+cmd_io "" 1 $CMD_SITES
+# Indirect descriptors: without memory registration ib_srp sends one
+# descriptor per page (in the SRP_CMD), so the rw context array is
+# allocated, and the second rw context of a command can fail after the
+# first was set up. No immediate data: writes are RDMA READs.
+if reload_ib_srp never_register=1 cmd_sg_entries=255 indirect_sg_entries=255 \
+	use_imm_data=0 && login; then
+	cmd_io ind- 1 rw_ctxs
+	cmd_io ind- 2 data_buf rw_ctx
+else
+	fail ind-login "${ERR:-}"
+fi
 rm -f /tmp/pat /tmp/back /tmp/want /tmp/got /tmp/dd.err
 fio_verify fio-after "$DISK" randwrite 4k 8 "$(reps 4m 1m)"
 
