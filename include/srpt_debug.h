@@ -59,11 +59,12 @@
  *			 215-disconnect-release.sh).
  * @SRPT_DBG_QP_EVENT: srpt_qp_event() with IB_EVENT_COMM_EST, before it
  *		       looks at the channel state and uses the channel's
- *		       cm_id (rdma_notify() or ib_cm_notify()). Soft-RoCE never raises COMM_EST, so
- *		       a debug build delivers one itself (debug_qp_event,
- *		       srpt_debug_qp_event()), from a work item that may
- *		       sleep: a release work that destroys the cm_id inside
- *		       the sleep must not leave the handler a freed one
+ *		       cm_id (rdma_notify() or ib_cm_notify()). Soft-RoCE
+ *		       never raises COMM_EST, so a debug build delivers one
+ *		       itself (debug_qp_event, srpt_debug_qp_event()), from
+ *		       a work item that may sleep: a release work that
+ *		       destroys the cm_id inside the sleep must not leave
+ *		       the handler a freed one
  *		       (tests/vm/cases/216-qp-event-release.sh).
  */
 enum srpt_debug_point {

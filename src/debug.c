@@ -286,7 +286,10 @@ bool srpt_debug_fail(const char *site)
  * The QP event debug_qp_event asks for, delivered by a work item: an HCA
  * raises asynchronous events from its own context, not from the channel's
  * CQ work (which the channel's close waits for). One at a time; the work
- * holds a reference on the channel, as the QP it stands for would.
+ * holds a reference on the channel, as the QP it stands for would. It reads
+ * ch->qp when it runs, right after a send completion queued it: the release
+ * work destroys the QP only after draining the QP and removing the
+ * session, long after that (a debug tool, not a general event source).
  */
 static struct srpt_rdma_ch *debug_event_ch;
 static unsigned int debug_event_type;
