@@ -152,6 +152,11 @@
 #   wait_released N SECONDS        wait_for SECONDS released_ge N
 #   debug_hook POINT MS            debug build: arm delay hook POINT (SRPT_DBG_*,
 #                                  src/debug.c) for MS ms; debug_hook 0 0 disarms
+#   hook_slept POINT               true if hook POINT logged "sleeping" since the
+#                                  last dmesg_mark
+#   release_started                true if a release work logged "releasing
+#                                  channel" since the mark (needs dyndbg
+#                                  srpt_release_channel_work on)
 #
 # Target / initiator:
 #   setup_target [opts]            rd_mcp backstore (core/rd_mcp_0/vdisk<N>), srpt port

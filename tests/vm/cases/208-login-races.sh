@@ -68,8 +68,7 @@ not_accepted() {
 hook() { debug_hook "$1" "$DELAY_MS"; }
 
 # wait_hook: wait until the login sleeps in the hook
-hook_slept() { [ "$(count_since 'debug hook [0-9]*: sleeping')" -gt 0 ]; }
-wait_hook() { wait_for 60 hook_slept; }
+wait_hook() { wait_for 60 hook_slept '[0-9]*'; }
 
 # released_ok NAME: the channel of the login that slept in the hook (it was
 # linked into its nexus) has been released

@@ -30,8 +30,6 @@
 
 DELAY_MS=30000		# SRPT_DEBUG_SLEEP_MAX_MS; the case disarms it earlier
 
-hook_slept() { [ "$(count_since 'debug hook 5: sleeping')" -gt 0 ]; }
-
 requires hooks
 requires ours
 case_begin --login
@@ -40,7 +38,7 @@ on_exit debug_hook 0 0
 dmesg_mark
 debug_hook 5 $DELAY_MS
 logout_all || fail logout "ib_srp did not log out: $ERR"
-if wait_for 60 hook_slept; then
+if wait_for 60 hook_slept 5; then
 	pass hook "a release work sleeps after removing its session"
 else
 	fail hook "no release work reached the hook"

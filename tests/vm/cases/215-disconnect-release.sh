@@ -31,9 +31,6 @@
 
 DELAY_MS=30000		# SRPT_DEBUG_SLEEP_MAX_MS; the case disarms it earlier
 
-hook_slept() { [ "$(count_since 'debug hook 6: sleeping')" -gt 0 ]; }
-release_started() { [ "$(count_since 'releasing channel')" -gt 0 ]; }
-
 requires hooks
 requires ours
 case_begin --login
@@ -45,7 +42,7 @@ dmesg_mark
 debug_hook 6 $DELAY_MS
 (echo 0 > "$TPG/enable") 2>/tmp/enable.err &
 dpid=$!
-if wait_for 60 hook_slept; then
+if wait_for 60 hook_slept 6; then
 	pass hook "the TPG disable sleeps between the state change and the DREQ"
 else
 	fail hook "the TPG disable never reached the hook"

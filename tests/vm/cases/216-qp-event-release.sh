@@ -43,9 +43,17 @@
 DELAY_MS=30000		# SRPT_DEBUG_SLEEP_MAX_MS; the case disarms it earlier
 COMM_EST=4		# enum ib_event_type IB_EVENT_COMM_EST
 
-hook_slept() { [ "$(count_since 'debug hook 7: sleeping')" -gt 0 ]; }
 event_done() { [ "$(count_since 'debug QP event: handler returned')" -gt 0 ]; }
-release_started() { [ "$(count_since 'releasing channel')" -gt 0 ]; }
+# event_read NAME WAIT...: arm the COMM_EST delivery, read one block (check
+# NAME; its send completion delivers the event), then wait_for 60 WAIT...
+event_read() {
+	_er=$1
+	shift
+	cfs_write /sys/module/ib_srpt/parameters/debug_qp_event $COMM_EST ||
+		fail arm "debug_qp_event: $ERR"
+	check "$_er" dd if="$DISK" of=/dev/null bs=4k count=1 iflag=direct
+	wait_for 60 "$@"
+}
 
 requires hooks
 requires ours
@@ -60,10 +68,7 @@ dyndbg srpt_release_channel_work on || { skip all "no dynamic debug: $ERR"; exit
 # under the channel's spinlock (lockdep sees that nesting on the sanitizer
 # kernel), and I/O goes on.
 dmesg_mark
-cfs_write /sys/module/ib_srpt/parameters/debug_qp_event $COMM_EST ||
-	fail arm "debug_qp_event: $ERR"
-check live_read dd if="$DISK" of=/dev/null bs=4k count=1 iflag=direct
-if wait_for 60 event_done; then
+if event_read live_read event_done; then
 	pass live_event "COMM_EST handled on a live channel"
 else
 	fail live_event "the COMM_EST handler did not return: $(dmesg_since | tail -n 3 | tr '\n' ' ')"
@@ -73,10 +78,7 @@ check live_reread dd if="$DISK" of=/dev/null bs=4k count=16 iflag=direct
 # Then against the release work.
 dmesg_mark
 debug_hook 7 $DELAY_MS
-cfs_write /sys/module/ib_srpt/parameters/debug_qp_event $COMM_EST ||
-	fail arm "debug_qp_event: $ERR"
-check read dd if="$DISK" of=/dev/null bs=4k count=1 iflag=direct
-if wait_for 60 hook_slept; then
+if event_read read hook_slept 7; then
 	pass hook "the COMM_EST handler sleeps before it uses the cm_id"
 else
 	fail hook "no QP event handler reached the hook: $(dmesg_since | tail -n 3 | tr '\n' ' ')"

@@ -147,6 +147,13 @@ expect_released() {
 	fi
 }
 
+hook_slept() { # hook_slept POINT
+	[ "$(count_since "debug hook $1: sleeping")" -gt 0 ]
+}
+release_started() {
+	[ "$(count_since 'releasing channel')" -gt 0 ]
+}
+
 debug_hook() { # debug_hook POINT MS
 	_dhp=/sys/module/ib_srpt/parameters
 	echo "$2" > $_dhp/debug_delay_ms
