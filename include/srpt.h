@@ -910,7 +910,6 @@ bool srpt_ch_may_accept_locked(struct srpt_rdma_ch *ch);
 void srpt_ch_established(struct srpt_rdma_ch *ch);
 int srpt_disconnect_ch(struct srpt_rdma_ch *ch);
 bool srpt_close_ch(struct srpt_rdma_ch *ch);
-void srpt_ch_put(struct srpt_rdma_ch *ch);
 void srpt_ch_stats_read(struct srpt_rdma_ch *ch, struct srpt_counters *c);
 void srpt_ch_login_accepted(struct srpt_rdma_ch *ch);
 void srpt_port_login_rejected(struct srpt_port *sport, u32 reason,

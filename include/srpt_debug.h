@@ -78,14 +78,15 @@ enum srpt_debug_point {
 	SRPT_DBG_QP_EVENT	= 7,
 };
 
-struct srpt_rdma_ch;
+struct ib_qp;
 
 #ifdef SRPT_DEBUG_HOOKS
 void srpt_debug_delay(enum srpt_debug_point point);
 void srpt_debug_spin(enum srpt_debug_point point, const atomic_t *watch);
 u32 srpt_debug_max_qp_wr(u32 hca_max);
 bool srpt_debug_fail(const char *site);
-void srpt_debug_qp_event(struct srpt_rdma_ch *ch);
+void srpt_debug_qp_event(struct ib_qp *qp);
+void srpt_debug_qp_destroy(struct ib_qp *qp);
 void srpt_debug_exit(void);
 #else
 static inline void srpt_debug_delay(enum srpt_debug_point point)
@@ -107,7 +108,11 @@ static inline bool srpt_debug_fail(const char *site)
 	return false;
 }
 
-static inline void srpt_debug_qp_event(struct srpt_rdma_ch *ch)
+static inline void srpt_debug_qp_event(struct ib_qp *qp)
+{
+}
+
+static inline void srpt_debug_qp_destroy(struct ib_qp *qp)
 {
 }
 

@@ -160,6 +160,7 @@ void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
 {
 	if (!ch->qp)
 		return;
+	srpt_debug_qp_destroy(ch->qp);
 	if (ch->using_rdma_cm && ch->rdma_cm.cm_id)
 		rdma_destroy_qp(ch->rdma_cm.cm_id);
 	else

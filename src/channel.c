@@ -243,17 +243,6 @@ static void srpt_free_ch(struct kref *kref)
 	kfree_rcu(ch, rcu);
 }
 
-/**
- * srpt_ch_put() - drop a reference on a channel taken with kref_get().
- * @ch: the channel; freed (after an RCU grace period) with the last one.
- *
- * Context: any context that may call kfree_rcu().
- */
-void srpt_ch_put(struct srpt_rdma_ch *ch)
-{
-	kref_put(&ch->kref, srpt_free_ch);
-}
-
 static int srpt_zerolength_write(struct srpt_rdma_ch *ch, struct ib_cqe *cqe)
 {
 	struct ib_rdma_wr wr = {

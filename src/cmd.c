@@ -885,7 +885,7 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	srpt_rsp_list_kick(ch);
 	srpt_process_wait_list(ch);
-	srpt_debug_qp_event(ch);
+	srpt_debug_qp_event(ch->qp);
 }
 
 /**

@@ -285,19 +285,18 @@ bool srpt_debug_fail(const char *site)
 /*
  * The QP event debug_qp_event asks for, delivered by a work item: an HCA
  * raises asynchronous events from its own context, not from the channel's
- * CQ work (which the channel's close waits for). One at a time; the work
- * holds a reference on the channel, as the QP it stands for would. It reads
- * ch->qp when it runs, right after a send completion queued it: the release
- * work destroys the QP only after draining the QP and removing the
- * session, long after that (a debug tool, not a general event source).
+ * CQ work (which the channel's close waits for). One at a time. Like an
+ * HCA driver, whose QP destruction waits for the QP's event handlers, the
+ * channel's QP destruction waits for this work (srpt_debug_qp_destroy()),
+ * so the QP and its channel (the handler's context) outlive the handler
+ * without a reference.
  */
-static struct srpt_rdma_ch *debug_event_ch;
+static struct ib_qp *debug_event_qp;
 static unsigned int debug_event_type;
 
 static void srpt_debug_qp_event_work(struct work_struct *work)
 {
-	struct srpt_rdma_ch *ch = debug_event_ch;
-	struct ib_qp *qp = ch->qp;
+	struct ib_qp *qp = debug_event_qp;
 	struct ib_event event = {
 		.device		= qp->device,
 		.element.qp	= qp,
@@ -308,25 +307,22 @@ static void srpt_debug_qp_event_work(struct work_struct *work)
 		ib_event_msg(event.event), debug_event_type);
 	qp->event_handler(&event, qp->qp_context);
 	pr_info("debug QP event: handler returned\n");
-	debug_event_ch = NULL;
-	srpt_ch_put(ch);
 }
 
 static DECLARE_WORK(debug_event_work, srpt_debug_qp_event_work);
 
 /**
  * srpt_debug_qp_event() - deliver the QP event debug_qp_event asks for.
- * @ch: a channel, from a send completion of it.
+ * @qp: the QP of a channel, from a send completion of it.
  *
  * Has a work item call the QP's event handler as an HCA driver does for an
  * asynchronous event (through ib_core's wrapper where the kernel has one),
- * once per write of debug_qp_event. The work item holds a channel
- * reference: the channel (and its QP) stays until the handler returned,
- * as an HCA driver's QP destruction waits for its event handlers.
+ * once per write of debug_qp_event.
  *
- * Context: a send completion of @ch (its CQ work, so the QP exists).
+ * Context: a send completion on @qp (its channel's CQ work, so the QP
+ * exists and is not being destroyed).
  */
-void srpt_debug_qp_event(struct srpt_rdma_ch *ch)
+void srpt_debug_qp_event(struct ib_qp *qp)
 {
 	unsigned int ev;
 
@@ -335,18 +331,32 @@ void srpt_debug_qp_event(struct srpt_rdma_ch *ch)
 	ev = xchg(&debug_qp_event, 0);
 	if (!ev)
 		return;
-	kref_get(&ch->kref);
-	debug_event_ch = ch;
+	debug_event_qp = qp;
 	debug_event_type = ev;
 	queue_work(system_unbound_wq, &debug_event_work);
 }
 
 /**
+ * srpt_debug_qp_destroy() - wait for a QP event this QP may be handling.
+ * @qp: a channel's QP, about to be destroyed.
+ *
+ * The work is queued only from a send completion, and a QP that is being
+ * destroyed has none left (drained, or never used), so once the work has
+ * finished nothing delivers an event to @qp any more. Any QP waits for
+ * the work, whichever QP it serves: simpler, and debug builds only.
+ *
+ * Context: process context (the release work, or a failed login).
+ */
+void srpt_debug_qp_destroy(struct ib_qp *qp)
+{
+	flush_work(&debug_event_work);
+}
+
+/**
  * srpt_debug_exit() - wait for the debug work items (module exit).
  *
- * The QP event work holds a channel reference, so device removal (which
- * waits for the channels) cannot complete before it dropped it; this waits
- * until it has also returned.
+ * Every channel's QP destruction already waited for the QP event work;
+ * this is the last word on it before the module text goes away.
  */
 void srpt_debug_exit(void)
 {

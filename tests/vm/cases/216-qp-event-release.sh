@@ -14,8 +14,9 @@
 # Soft-RoCE never raises COMM_EST, so the debug build delivers it itself:
 # debug_qp_event=4 makes the next send completion have a work item call
 # the QP's event handler with IB_EVENT_COMM_EST (not the CQ work itself: a
-# channel's close waits for its CQ work, an HCA's event does not), holding
-# a channel reference as the QP would, and the hook SRPT_DBG_QP_EVENT makes
+# channel's close waits for its CQ work, an HCA's event does not; the QP's
+# destruction waits for the work, as an HCA's waits for its event
+# handlers), and the hook SRPT_DBG_QP_EVENT makes
 # the handler sleep before it uses the cm_id. The case logs in, arms both,
 # reads one block (its response's send completion delivers the event),
 # waits until the handler sleeps, logs ib_srp out, waits until the release
@@ -36,7 +37,9 @@
 # injection, tests/vm/before/qp-event-release-hook.patch), Debian 6.1:
 # "BUG: kernel NULL pointer dereference, address: 00000000000002e8",
 # RIP rdma_notify+0x5 [rdma_cm], then the case's unload hangs (the dead
-# work item holds its channel reference) until the case timeout; fixed:
+# work item held its channel reference; with the QP destruction waiting
+# for the work instead, since, the release work would wait for it) until
+# the case timeout; fixed:
 # PASS, no report.
 # vmtest-timeout: 300
 
