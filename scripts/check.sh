@@ -41,6 +41,10 @@
 #   vm-6.12-debug-tail  only with CHECK_DEBUG_TAIL: the last cases of the
 #             sanitizer lane in a second guest, after the stock lanes (see
 #             "The VM runs" below)
+#   vm-6.12-debug-handoff  the cases the sanitizer lane has not reached when
+#             the stock lanes are done, about half of its remaining time,
+#             in a second sanitizer guest (the hand-off, see below; not
+#             with CHECK_DEBUG_TAIL)
 #   (vm-6.12  tests/vm/run.sh 6.12 --quick: only with CHECK_VM_KERNELS; the
 #             sanitizer kernel is built from the same Debian 6.12 sources,
 #             and the stock 6.12 module is built by matrix and pkg)
@@ -58,7 +62,8 @@
 # CHECK_SERIAL=1 (host steps before the VM runs instead of during the first,
 # and the sanitizer lane after the stock lanes),
 # CHECK_VM_ARGS (extra run.sh arguments), CHECK_DEBUG_TAIL (the cases
-# of the sanitizer lane's second guest, see below), CHECK_VM_TIMEOUT and
+# of the sanitizer lane's second guest, see below), CHECK_DEBUG_HANDOFF=0
+# (no hand-off, see below), CHECK_VM_TIMEOUT and
 # CHECK_VM_DEBUG_TIMEOUT (qemu limit of a stock and of a sanitizer run, see
 # below).
 set -uo pipefail
@@ -351,6 +356,7 @@ vm_lane() { # vm_lane KERNEL: the debug-kernel step first for a sanitizer kernel
 	*-debug)
 		step debug-kernel wait_debug_kernel
 		[ -z "${DEBUG_TAIL:-}" ] || split=(--skip-cases "$DEBUG_TAIL")
+		[ -z "${HANDOFF_CTL:-}" ] || split=(--handoff "$HANDOFF_CTL")
 		;;
 	esac
 	# shellcheck disable=SC2086
@@ -362,6 +368,80 @@ debug_tail() { # debug_tail KERNEL: the cases DEBUG_TAIL on the sanitizer kernel
 	# shellcheck disable=SC2086
 	tests/vm/run.sh "$1" --timeout "$(vm_timeout "$1")" $quick \
 		--cases "$DEBUG_TAIL" ${CHECK_VM_ARGS:-}
+}
+# The hand-off (CHECK_DEBUG_HANDOFF, default 1; 0 turns it off; never with
+# a static tail, CHECK_SERIAL=1, --only or a CHECK_VM_ARGS that picks
+# cases): the sanitizer lane's guest gets a control disk (run.sh
+# --handoff). Once the stock lanes are done, the cases the lane has not
+# reached yet are split in two by their run times in this run's stock
+# lanes (CASE_END lines of vm-6.1 and vm-7.3, the larger of the two; a
+# case without one counts 30 s): the guest keeps the first part, and a
+# second sanitizer guest, at the lane's nice 5, runs the rest (step
+# vm-<kernel>-handoff) from the first case of that part on, which the
+# first guest is told to stop before ("stop_before=CASE" on the control
+# disk, read before every case). Unlike a tail fixed in advance, the split
+# is made when only the sanitizer lane and pkg (nice 10) are left, from
+# where the lane really is: the second guest takes the CPU the first one
+# leaves idle (a guest keeps about 1.2 of the 2 cores busy) instead of
+# CPU the stock lanes need. The first part keeps the case after the
+# running one (the guest may already have started it), and the second
+# guest's boot counts HANDOFF_BOOT seconds; no hand-off if that gains
+# nothing.
+HANDOFF_BOOT=20
+handoff_split() { # handoff_split KERNEL: print the cases for a second guest, if any
+	local k
+	local lane=$LOGDIR/vm-$1.log stock=()
+	for k in $VM_KERNELS; do
+		case $k in *-debug) ;; *) [ -s "$LOGDIR/vm-$k.log" ] && stock+=("$LOGDIR/vm-$k.log") ;; esac
+	done
+	[ -f "$lane" ] && ! grep -a -q '^  DONE ' "$lane" || return 0
+	# shellcheck disable=SC2012 # case names: no blanks
+	ls tests/vm/cases/ | sed -n 's/\.sh$//p' |
+	awk -v boot="$HANDOFF_BOOT" -v lane="$lane" '
+	FILENAME != file { f++; file = FILENAME }
+	f == 1 && $1 == "CASE_END" { ended[$2] = 1; next }
+	f > 1 && f < nf && $1 == "CASE_END" {
+		t = $4; sub(/s$/, "", t); t += 0
+		if (t > w[$2]) w[$2] = t
+		next
+	}
+	f == nf { c[++n] = $1 }
+	END {
+		for (i = 1; i <= n; i++) if (!(c[i] in ended)) r[++m] = c[i]
+		for (i = 1; i <= m; i++) if (!(r[i] in w)) w[r[i]] = 30
+		# r[1] runs now (about half of it left); r[2] stays too
+		total = w[r[1]] / 2
+		for (i = 2; i <= m; i++) total += w[r[i]]
+		best = total; bj = 0
+		for (j = 3; j <= m; j++) {
+			a = w[r[1]] / 2
+			for (i = 2; i < j; i++) a += w[r[i]]
+			b = boot
+			for (i = j; i <= m; i++) b += w[r[i]]
+			x = a > b ? a : b
+			if (x < best) { best = x; bj = j }
+		}
+		if (!bj) exit
+		printf "%s", r[bj]
+		for (i = bj + 1; i <= m; i++) printf ",%s", r[i]
+		printf "\n"
+		printf "(%.0f of %.0f stock-lane seconds left to the lane)\n", best, total > "/dev/stderr"
+	}' nf=$((2 + ${#stock[@]})) "$lane" "${stock[@]}" -
+}
+debug_handoff() { # debug_handoff KERNEL: the hand-off step (see above)
+	local cases est
+	cases=$(handoff_split "$1" 2> "$LOGDIR/handoff.est")
+	est=$(cat "$LOGDIR/handoff.est")
+	if [ -z "$cases" ]; then
+		echo "[check] hand-off: none (the sanitizer lane is too near its end) $est"
+		return 0
+	fi
+	printf 'stop_before=%s\n' "${cases%%,*}" |
+		dd of="$HANDOFF_CTL" conv=notrunc status=none
+	echo "[check] hand-off: a second sanitizer guest runs ${cases//,/ } $est"
+	# shellcheck disable=SC2086
+	step "vm-$1-handoff" nice -n 5 tests/vm/run.sh "$1" --timeout "$(vm_timeout "$1")" \
+		$quick --cases "$cases" ${CHECK_VM_ARGS:-}
 }
 debug_lanes() {
 	local k
@@ -375,6 +455,11 @@ if [ "$BG_MODE" = 1 ] && [[ " $VM_KERNELS " == *"-debug "* ]]; then
 	DEBUG_TAIL=${CHECK_DEBUG_TAIL-$DEBUG_TAIL_DEFAULT}
 	# --only without the tail step: every case in the one guest
 	if [ -n "$ONLY" ] && [[ $ONLY != *",vm-"*"-debug-tail,"* ]]; then DEBUG_TAIL=""; fi
+	if [ -z "$DEBUG_TAIL" ] && [ "${CHECK_DEBUG_HANDOFF:-1}" = 1 ] && [ -z "$ONLY" ] &&
+	   [[ " ${CHECK_VM_ARGS:-} " != *" --cases "* ]] &&
+	   [[ " ${CHECK_VM_ARGS:-} " != *" --skip-cases "* ]]; then
+		HANDOFF_CTL=$LOGDIR/handoff.ctl
+	fi
 	bg_start debug-lane debug_lanes 5
 fi
 for k in $VM_KERNELS; do
@@ -388,6 +473,12 @@ join_host_steps
 if [ -n "${DEBUG_BG:-}" ] && [ -n "${DEBUG_TAIL:-}" ]; then
 	for k in $VM_KERNELS; do
 		case $k in *-debug) step "vm-$k-tail" debug_tail "$k" ;; esac
+	done
+fi
+# or the hand-off of what the sanitizer lane has left
+if [ -n "${HANDOFF_CTL:-}" ]; then
+	for k in $VM_KERNELS; do
+		case $k in *-debug) debug_handoff "$k" ;; esac
 	done
 fi
 bg_join debug-lane

@@ -52,6 +52,13 @@
 #   --kmsg              always print the guest's whole dmesg at the end
 #   --no-tools          do not build/copy tests/tools
 #   --log FILE          console log (default build/vm-logs/<kver>-<mode>-<time>.log)
+#   --handoff FILE      a hand-off control disk: FILE is made (4 KiB of
+#                       zeros) and given to the guest as its last virtio
+#                       disk (the only one of 4 KiB); writing "stop_before=CASE"
+#                       into it makes the guest stop before CASE (or the first
+#                       case after it) and go on to its final checks, so that
+#                       another run can take the rest (scripts/check.sh, the
+#                       sanitizer lane's hand-off; guest-init.sh)
 #   --quiet             do not echo results live (only the summary)
 #   --keep              keep the work directory (initramfs) for inspection
 #
@@ -87,7 +94,7 @@ KARG=$1
 shift
 KO="" SELFTEST=() GLOBS="" SKIP_GLOBS="" MODE=ours PARAMS="" TIMEOUT=2700 CASE_TIMEOUT=300
 QUICK=0 APPEND="" MEM=2048 SMP=2 TCG=0 CONSOLE=0 KMSG=0 TOOLS=1 LOG="" QUIET=0 KEEP=0
-ICOUNT=0 EXTRA_TOOLS=()
+ICOUNT=0 EXTRA_TOOLS=() HANDOFF=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ko) KO=$(readlink -f "$2"); shift 2 ;;
@@ -109,6 +116,7 @@ while [ $# -gt 0 ]; do
 	--kmsg) KMSG=1; shift ;;
 	--no-tools) TOOLS=0; shift ;;
 	--log) LOG=$(readlink -f "$2"); shift 2 ;;
+	--handoff) HANDOFF=$(readlink -f "$2"); shift 2 ;;
 	--quiet) QUIET=1; shift ;;
 	--keep) KEEP=1; shift ;;
 	-h | --help) usage ;;
@@ -342,6 +350,12 @@ QEMU=(qemu-system-x86_64 -machine q35 "${ACCEL[@]}" "${ICOUNT_ARGS[@]}" -cpu "$C
       -drive "file=$WORK/fio.img,format=raw,if=virtio,readonly=on")
 # the Debian root: the second virtio disk, /dev/vdb in the guest
 [ -z "$DEBROOT" ] || QEMU+=(-drive "file=$DEBROOT,format=raw,if=virtio,readonly=on")
+# the hand-off control disk (--handoff), last: the others keep their names
+# (/dev/vda, /dev/vdb: virtio disks are named in the order given here)
+if [ -n "$HANDOFF" ]; then
+	head -c 4096 /dev/zero > "$HANDOFF"
+	QEMU+=(-drive "file=$HANDOFF,format=raw,if=virtio,readonly=on")
+fi
 # extra qemu arguments from the environment (scripts/benchmark.sh
 # --profile: its plugin and a disk for the guest's symbol table)
 # shellcheck disable=SC2206 # split on blanks on purpose
