@@ -4,11 +4,14 @@
 # Sourced by tests/vm/lib.sh (busybox ash, in the guest); the functions
 # a case calls are listed in the header of lib.sh.
 
+# (The helpers of lib.d share the case's global variables: _result, which
+# every check calls, sets only _rs_line, a name no case uses; a helper that
+# kept a call number in _n broke when this one still set _n, 2026-12-06.)
 _result() { # _result STATUS NAME [detail...]
-	_st=$1 _n=$2
+	echo "$1 $2" >> "$RESULTS_DIR/$CASE"
+	_rs_line="VMTEST RESULT $CASE.$2 $1"
 	shift 2
-	echo "VMTEST RESULT $CASE.$_n $_st${*:+ $*}"
-	echo "$_st $_n" >> "$RESULTS_DIR/$CASE"
+	echo "$_rs_line${*:+ $*}"
 	return 0
 }
 pass() { _result PASS "$@"; }
@@ -35,9 +38,9 @@ ours() {
 }
 xfail_ref() {
 	if is_ref; then
-		_n=$1
+		_xr_name=$1
 		shift
-		_result XFAIL "$_n" "(known upstream bug, expected with --ref) $*"
+		_result XFAIL "$_xr_name" "(known upstream bug, expected with --ref) $*"
 	else
 		fail "$@"
 	fi
