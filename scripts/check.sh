@@ -41,10 +41,10 @@
 #   vm-6.12-debug-tail  only with CHECK_DEBUG_TAIL: the last cases of the
 #             sanitizer lane in a second guest, after the stock lanes (see
 #             "The VM runs" below)
-#   vm-6.12-debug-handoff  the cases the sanitizer lane has not reached when
-#             the stock lanes are done, about half of its remaining time,
-#             in a second sanitizer guest (the hand-off, see below; not
-#             with CHECK_DEBUG_TAIL)
+#   vm-6.12-debug-handoff  only with CHECK_DEBUG_HANDOFF=1: the cases the
+#             sanitizer lane has not reached when the stock lanes are
+#             done, about half of its remaining time, in a second
+#             sanitizer guest (the hand-off, see below)
 #   (vm-6.12  tests/vm/run.sh 6.12 --quick: only with CHECK_VM_KERNELS; the
 #             sanitizer kernel is built from the same Debian 6.12 sources,
 #             and the stock 6.12 module is built by matrix and pkg)
@@ -62,8 +62,8 @@
 # CHECK_SERIAL=1 (host steps before the VM runs instead of during the first,
 # and the sanitizer lane after the stock lanes),
 # CHECK_VM_ARGS (extra run.sh arguments), CHECK_DEBUG_TAIL (the cases
-# of the sanitizer lane's second guest, see below), CHECK_DEBUG_HANDOFF=0
-# (no hand-off, see below), CHECK_VM_TIMEOUT and
+# of the sanitizer lane's second guest, see below), CHECK_DEBUG_HANDOFF=1
+# (the hand-off, see below), CHECK_VM_TIMEOUT and
 # CHECK_VM_DEBUG_TIMEOUT (qemu limit of a stock and of a sanitizer run, see
 # below).
 set -uo pipefail
@@ -369,7 +369,7 @@ debug_tail() { # debug_tail KERNEL: the cases DEBUG_TAIL on the sanitizer kernel
 	tests/vm/run.sh "$1" --timeout "$(vm_timeout "$1")" $quick \
 		--cases "$DEBUG_TAIL" ${CHECK_VM_ARGS:-}
 }
-# The hand-off (CHECK_DEBUG_HANDOFF, default 1; 0 turns it off; never with
+# The hand-off (CHECK_DEBUG_HANDOFF=1; off by default, see below; never with
 # a static tail, CHECK_SERIAL=1, --only or a CHECK_VM_ARGS that picks
 # cases): the sanitizer lane's guest gets a control disk (run.sh
 # --handoff). Once the stock lanes are done, the cases the lane has not
@@ -386,7 +386,11 @@ debug_tail() { # debug_tail KERNEL: the cases DEBUG_TAIL on the sanitizer kernel
 # CPU the stock lanes need. The first part keeps the case after the
 # running one (the guest may already have started it), and the second
 # guest's boot counts HANDOFF_BOOT seconds; no hand-off if that gains
-# nothing.
+# nothing. Off by default: on 2 cores it made the suite slower (a
+# clean-clone run of 7ae5392, 2026-12-06, stopped after 53 minutes with
+# the first guest 7 cases from its end): two 2-vCPU TCG guests on 2 busy
+# cores each ran 2.2-2.7 times slower than alone, so together they moved
+# on more slowly than one guest alone (tests/vm/README.md, "Hand-off").
 HANDOFF_BOOT=20
 handoff_split() { # handoff_split KERNEL: print the cases for a second guest, if any
 	local k
@@ -464,7 +468,7 @@ if [ "$BG_MODE" = 1 ] && [[ " $VM_KERNELS " == *"-debug "* ]]; then
 	DEBUG_TAIL=${CHECK_DEBUG_TAIL-$DEBUG_TAIL_DEFAULT}
 	# --only without the tail step: every case in the one guest
 	if [ -n "$ONLY" ] && [[ $ONLY != *",vm-"*"-debug-tail,"* ]]; then DEBUG_TAIL=""; fi
-	if [ -z "$DEBUG_TAIL" ] && [ "${CHECK_DEBUG_HANDOFF:-1}" = 1 ] && [ -z "$ONLY" ] &&
+	if [ -z "$DEBUG_TAIL" ] && [ "${CHECK_DEBUG_HANDOFF:-0}" = 1 ] && [ -z "$ONLY" ] &&
 	   [[ " ${CHECK_VM_ARGS:-} " != *" --cases "* ]] &&
 	   [[ " ${CHECK_VM_ARGS:-} " != *" --skip-cases "* ]]; then
 		HANDOFF_CTL=$LOGDIR/handoff.ctl
