@@ -407,7 +407,7 @@ handoff_split() { # handoff_split KERNEL: print the cases for a second guest, if
 	fi
 	# shellcheck disable=SC2012 # case names: no blanks
 	ls tests/vm/cases/ | sed -n 's/\.sh$//p' |
-	awk -v boot="$HANDOFF_BOOT" -v lane="$lane" '
+	awk -v boot="$HANDOFF_BOOT" '
 	FILENAME != file { f++; file = FILENAME }
 	f == 1 && $1 == "CASE_END" { ended[$2] = 1; next }
 	f > 1 && f < nf && $1 == "CASE_END" {

@@ -154,7 +154,10 @@ int srpt_ch_qp_err(struct srpt_rdma_ch *ch)
  *
  * An RDMA CM QP goes through its cm_id while that still exists (login
  * reject path); the release work destroys the cm_id first and then the QP
- * directly.
+ * directly. Destroying the QP waits for its event handlers
+ * (srpt_qp_event(), whose context is @ch): the HCA driver's does, and a
+ * debug build's delivered events too (srpt_debug_qp_destroy()), so @ch
+ * may be freed after this returns.
  */
 void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
 {
