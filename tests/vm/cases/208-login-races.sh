@@ -31,13 +31,15 @@
 # vmtest-timeout: 900
 
 P=/sys/module/ib_srpt/parameters
-# The disruption must happen while the login sleeps in the hook: DELAY_MS
-# for the disruptions that wait for the login (device removal) or are quick.
-# Removing every candidate ACL (acl_rmdir) takes seconds on the sanitizer
-# kernel, and on a loaded host more than 10 s (sanitizer lane, 2026-12-02:
-# the login woke up first and was accepted). So acl_rmdir holds the login
-# in the hook until the rmdirs are done and then disarms it, which ends the
-# sleep (src/debug.c), at most HOLD_MS.
+# The disruption must happen while the login sleeps in the hook. removal_in_req
+# sleeps DELAY_MS (the device removal waits for the login). The linked_*
+# logins are held in the hook for at most HOLD_MS and the hook is disarmed,
+# which ends the sleep (src/debug.c), as soon as the disruption has done
+# its part: when its command returns, or when the driver logs that it waits
+# for the sleeping login's channel (ACL removal, use_srq and device removal
+# wait for it, and log that every 5 s). A fixed sleep was either too short
+# on a loaded host (sanitizer lane, 2026-12-02: removing the ACLs took more
+# than 10 s, the login woke up first and was accepted) or idle time.
 # The login tool waits up to LOGIN_T ms for each CM step.
 DELAY_MS=4000
 is_sanitizer && DELAY_MS=10000
@@ -69,6 +71,31 @@ hook() { debug_hook "$1" "$DELAY_MS"; }
 
 # wait_hook: wait until the login sleeps in the hook
 wait_hook() { wait_for 60 hook_slept '[0-9]*'; }
+
+# disrupt HOW: the disruption of linked_HOW (in a background subshell)
+disrupt() {
+	case $1 in
+	enable0) cfs_write "$TPG/enable" 0 ;;
+	use_srq) sh -c "echo 1 > $TPG/attrib/use_srq" ;;
+	acl_rmdir)
+		for a in "$TPG"/acls/*; do
+			[ -d "$a" ] || continue
+			find "$a" -type l -exec rm -f {} \;
+			for l in "$a"/lun_*; do [ -d "$l" ] && rmdir "$l"; done
+			rmdir "$a" || return 1
+		done
+		;;
+	tpg_rmdir) rmdir "${TPG%/*}/tpgt_2" ;;
+	rxe_del) rxe_del ;;
+	esac
+}
+
+# disrupted: the disruption returned (/tmp/disrupt.rc), or it waits for the
+# sleeping login's channel (the driver's progress messages)
+disrupted() {
+	[ -s /tmp/disrupt.rc ] ||
+		[ "$(count_since 'still waiting for the channel\|channel(s) to close before\|waiting for unregistration')" -gt 0 ]
+}
 
 # released_ok NAME: the channel of the login that slept in the hook (it was
 # linked into its nexus) has been released
@@ -114,14 +141,7 @@ else
 		[ "$how" = tpg_rmdir ] && mkdir "${TPG%/*}/tpgt_2" &&
 			echo 1 > "${TPG%/*}/tpgt_2/enable"
 		dmesg_mark
-		# acl_rmdir: the login sleeps until the ACLs are gone (the
-		# hook is disarmed right after, which ends the sleep), however
-		# long that takes on a loaded host
-		if [ "$how" = acl_rmdir ]; then
-			debug_hook 2 $HOLD_MS
-		else
-			hook 2
-		fi
+		debug_hook 2 $HOLD_MS
 		srp_login_bg /tmp/race.out -i "$IPID"
 		if ! wait_hook; then
 			fail "linked_$how" "the login never reached the hook"
@@ -130,21 +150,17 @@ else
 			teardown_target
 			continue
 		fi
-		case $how in
-		enable0) cfs_write "$TPG/enable" 0 ;;
-		use_srq) run_bounded 60 sh -c "echo 1 > $TPG/attrib/use_srq" ;;
-		acl_rmdir)
-			for a in "$TPG"/acls/*; do
-				[ -d "$a" ] || continue
-				find "$a" -type l -exec rm -f {} \;
-				for l in "$a"/lun_*; do [ -d "$l" ] && rmdir "$l"; done
-				run_bounded 60 rmdir "$a"
-			done
-			hook 0
-			;;
-		tpg_rmdir) run_bounded 60 rmdir "${TPG%/*}/tpgt_2" ;;
-		rxe_del) rxe_del || fail "linked_${how}_del" "$ERR" ;;
-		esac
+		rm -f /tmp/disrupt.rc
+		( disrupt "$how" > /tmp/disrupt.out 2>&1
+		  echo "$? $ERR" > /tmp/disrupt.rc ) &
+		wait_for 60 disrupted || fail "linked_${how}_disrupt" "neither done nor waiting after 60 s"
+		hook 0
+		if wait_for 60 test -s /tmp/disrupt.rc; then
+			read -r rc err < /tmp/disrupt.rc
+			[ "$rc" = 0 ] || fail "linked_${how}_disrupt" "status $rc: $err $(tr '\n' ' ' < /tmp/disrupt.out)"
+		else
+			fail "linked_${how}_disrupt" "not done 60 s after the login woke up"
+		fi
 		wait $BG
 		if [ "$how" = tpg_rmdir ]; then
 			if grep -q '^result=accepted' /tmp/race.out; then
