@@ -9,12 +9,12 @@
 # fails, so that deleting a test directory cannot turn the suite green):
 #   deps      scripts/install-deps.sh
 #   matrix    make matrix            (modules for every kernel, build/<kver>/)
-#   (unless CHECK_SERIAL=1, lint, unit, fuzz, ofed, matrix, install and
-#   pkg run in the background during the VM runs; their lines are printed
-#   at the end. Only the module of the first VM run's kernel is built
-#   before it, by the step matrix-<kernel>: scripts/matrix.sh <kernel>; the
-#   background steps build those of the later stock VM runs first (steps
-#   matrix-<kernel>), and matrix then builds the rest)
+#   (lint, unit, fuzz, ofed, matrix and install run in the background
+#   during the first VM run unless CHECK_SERIAL=1; their lines are printed
+#   after it. Only the module of that VM run's kernel is built before it, by
+#   the step matrix-<kernel>: scripts/matrix.sh <kernel>; matrix then builds
+#   the rest. pkg runs in the background during the later VM runs; its
+#   lines are printed at the end)
 #   lint      make lint
 #   unit      make -C tests/unit check
 #   fuzz      make -C tests/fuzz check
@@ -190,15 +190,10 @@ wait_debug_kernel() { # the debug-kernel step: wait for the background build
 }
 
 # In the background mode below, only the first VM run's module is built
-# here (about 20 s instead of 150); the background steps build the modules
-# of the later stock VM runs first (steps matrix-<kernel>; the VM run waits
-# for them, see wait_modules), and matrix the other kernels after the
-# other host steps, one job at a time.
+# here (about 20 s instead of 150); matrix builds the other kernels in the
+# background, after the other host steps and one job at a time, and is
+# joined before the second VM run, which needs its module.
 VM_FIRST=$(echo $VM_KERNELS | cut -d' ' -f1)
-VM_NEXT=""
-for k in $VM_KERNELS; do
-	case $k in "$VM_FIRST"|*-debug) ;; *) VM_NEXT="$VM_NEXT $k" ;; esac
-done
 MATRIX_BG=""
 if ! has_make_target matrix; then
 	missing_step matrix "the matrix target of the Makefile"
@@ -209,25 +204,18 @@ else
 	*-debug) ;;	# run.sh builds that module itself
 	*) step "matrix-$VM_FIRST" scripts/matrix.sh "$VM_FIRST" ;;
 	esac
-	MATRIX_BG="$VM_FIRST$VM_NEXT"
+	MATRIX_BG=$VM_FIRST
 fi
-MODULES_READY=$LOGDIR/modules.ready
 
-# The host steps (the later stock VM runs' modules, lint, unit, fuzz, ofed,
-# the rest of matrix and install) run in the background during the VM runs
-# (bg_steps below: a guest keeps the 2 cores only 50-75 % busy, it waits
-# for timeouts, disconnects and its own I/O). CHECK_SERIAL=1 runs them one
-# after the other before the VM runs.
+# The host steps (lint, unit, fuzz, ofed: about 4 minutes of mostly one
+# CPU, then the rest of matrix and install: about 6 minutes) run in the
+# background, at nice 5 (beside the sanitizer lane, which the second VM
+# run waits for no more than for these), during the first VM run: a guest
+# keeps the 2 cores only 50-75 % busy (it waits for timeouts, disconnects
+# and its own I/O), so this takes about 7 minutes off the suite. Their status lines are
+# printed when they are joined, after that VM run. CHECK_SERIAL=1 runs them
+# one after the other before the VM runs.
 host_steps() {
-	local k
-	# first: the modules of the later stock VM runs, which wait for them
-	if [ -n "$MATRIX_BG" ]; then
-		for k in $VM_NEXT; do
-			step "matrix-$k" env SRPT_MATRIX_APPEND=1 scripts/matrix.sh "$k"
-		done
-	fi
-	: > "$MODULES_READY"
-
 	if has_make_target lint; then
 		step lint make lint
 	else
@@ -267,8 +255,10 @@ host_steps() {
 	fi
 }
 # The packaging tests (install, build and purge in chroots of Debian 11, 12
-# and 13: about 10 minutes of mostly one CPU) need no module of ours; they
-# run after the host steps in the same background group (bg_steps).
+# and 13: about 10 minutes of mostly one CPU) need no module of ours, so
+# they run in a second background group, during the VM runs after the
+# first one, and are joined at the end. In the first group they would make
+# the second VM run wait for them.
 pkg_steps() {
 	if [ -x tests/pkg/run.sh ]; then
 		step pkg tests/pkg/run.sh
@@ -302,35 +292,22 @@ bg_join() { # bg_join NAME: print the group's results, count them
 	shift 3
 	[ $# = 0 ] || FAILED="$FAILED $*"
 }
-# The host and packaging steps need about 30 minutes of CPU and nothing of
-# the VM runs but the modules of the later stock runs, which they build
-# first: they run in one background group (bg_steps), at nice 10, below the
-# sanitizer lane (nice 5, the longest path of the suite) and the stock
-# lanes (nice 0), and are joined at the end. Until 2026-12-07 the second
-# stock run waited for the host steps (about 23 minutes of wall time next
-# to the first run's 14) and pkg ran after them: the stock lanes ended
-# later, and the sanitizer lane then ran alone for its last 20-odd
-# minutes, with most of a core idle.
-bg_steps() {
-	host_steps
-	pkg_steps
-}
 BG_MODE=1
 if [ "${CHECK_SERIAL:-0}" = 1 ] || [ -z "${VM_KERNELS// /}" ]; then
 	BG_MODE=0
 	host_steps
 	pkg_steps
 else
-	echo "[check] lint, unit, fuzz, ofed${MATRIX_BG:+, matrix}, install and pkg run in the background during the VM runs; their lines are printed at the end"
-	bg_start bg-steps bg_steps 10
+	echo "[check] lint, unit, fuzz, ofed${MATRIX_BG:+, matrix} and install run in the background during the first VM run, pkg during the later ones"
+	bg_start host-steps host_steps 5
 fi
-# wait_modules: before a later stock VM run, wait until the background
-# group has built its module (or ended)
-wait_modules() {
-	[ "$BG_MODE" = 1 ] || return 0
-	while [ ! -e "$MODULES_READY" ] && kill -0 "${BG_PID[bg-steps]}" 2>/dev/null; do
-		sleep 2
-	done
+# after the first VM run: take in the first group, start the second
+join_host_steps() {
+	bg_join host-steps
+	if [ "$BG_MODE" = 1 ] && [ -z "${PKG_STARTED:-}" ]; then
+		PKG_STARTED=1
+		bg_start pkg-steps pkg_steps
+	fi
 }
 
 # The VM runs: every case on every kernel, in quick mode (fewer iterations,
@@ -403,10 +380,10 @@ debug_tail() { # debug_tail KERNEL: the cases DEBUG_TAIL on the sanitizer kernel
 # vm-<kernel>-handoff) from the first case of that part on, which the
 # first guest is told to stop before ("stop_before=CASE" on the control
 # disk, read before every case). Unlike a tail fixed in advance, the split
-# is made when only the sanitizer lane and the background steps (nice 10)
-# are left, from where the lane really is: the second guest takes the CPU
-# the first one leaves idle (a guest keeps about 1.2 of the 2 cores busy)
-# instead of CPU the stock lanes need. The first part keeps the case after the
+# is made when only the sanitizer lane and pkg (nice 10) are left, from
+# where the lane really is: the second guest takes the CPU the first one
+# leaves idle (a guest keeps about 1.2 of the 2 cores busy) instead of
+# CPU the stock lanes need. The first part keeps the case after the
 # running one (the guest may already have started it), and the second
 # guest's boot counts HANDOFF_BOOT seconds; no hand-off if that gains
 # nothing. Off by default: on 2 cores it made the suite slower (a
@@ -500,9 +477,10 @@ if [ "$BG_MODE" = 1 ] && [[ " $VM_KERNELS " == *"-debug "* ]]; then
 fi
 for k in $VM_KERNELS; do
 	case $k in *-debug) [ -n "${DEBUG_BG:-}" ] && continue ;; esac
-	[ "$k" = "$VM_FIRST" ] || wait_modules
 	vm_lane "$k"
+	join_host_steps
 done
+join_host_steps
 # the tail of the sanitizer lane, in a guest of its own now that the stock
 # lanes are done (see "The VM runs" above)
 if [ -n "${DEBUG_BG:-}" ] && [ -n "${DEBUG_TAIL:-}" ]; then
@@ -517,7 +495,7 @@ if [ -n "${HANDOFF_CTL:-}" ]; then
 	done
 fi
 bg_join debug-lane
-bg_join bg-steps
+bg_join pkg-steps
 
 echo "[check] total $(( $(date +%s) - T_START ))s; logs in $LOGDIR${FAILED:+; failed:$FAILED}"
 echo "$NPASS passed, $NFAIL failed, $NSKIP skipped"
