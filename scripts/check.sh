@@ -215,6 +215,16 @@ fi
 # and its own I/O), so this takes about 7 minutes off the suite. Their status lines are
 # printed when they are joined, after that VM run. CHECK_SERIAL=1 runs them
 # one after the other before the VM runs.
+# Not better (tried 2026-12-07, c2a7830, reverted): the host steps and pkg
+# in one group at nice 10, the second stock run waiting only for its
+# module. The stock lanes were done after 1640 s instead of about 2200,
+# but the group, starved beside them, left pkg for the sanitizer lane's
+# last 25 minutes, and nice does not protect that guest: its cases ran
+# 1.4-2.2 times slower than alone next to pkg at nice 10 (300-io-integrity
+# 278 s against 176, 307-short-read 46 against 21). At 47 minutes it had
+# 10 minutes of its own time left; stopped. Whatever runs beside the
+# sanitizer lane costs it about as much CPU as it takes, so its last part
+# is left to it alone.
 host_steps() {
 	if has_make_target lint; then
 		step lint make lint
