@@ -90,10 +90,10 @@ disrupt() {
 	esac
 }
 
-# disrupted: the disruption returned (/tmp/disrupt.rc), or it waits for the
-# sleeping login's channel (the driver's progress messages)
+# disrupted: the disruption returned ($DRC), or it waits for the sleeping
+# login's channel (the driver's progress messages)
 disrupted() {
-	[ -s /tmp/disrupt.rc ] ||
+	[ -s "$DRC" ] ||
 		[ "$(count_since 'still waiting for the channel\|channel(s) to close before\|waiting for unregistration')" -gt 0 ]
 }
 
@@ -150,14 +150,16 @@ else
 			teardown_target
 			continue
 		fi
-		rm -f /tmp/disrupt.rc
-		( disrupt "$how" > /tmp/disrupt.out 2>&1
-		  echo "$? $ERR" > /tmp/disrupt.rc ) &
+		# files of their own per disruption: one that outlived its
+		# check (failed above) cannot answer for the next one
+		DRC=/tmp/disrupt.$how.rc
+		( disrupt "$how" > "/tmp/disrupt.$how.out" 2>&1
+		  echo "$? $ERR" > "$DRC" ) &
 		wait_for 60 disrupted || fail "linked_${how}_disrupt" "neither done nor waiting after 60 s"
 		hook 0
-		if wait_for 60 test -s /tmp/disrupt.rc; then
-			read -r rc err < /tmp/disrupt.rc
-			[ "$rc" = 0 ] || fail "linked_${how}_disrupt" "status $rc: $err $(tr '\n' ' ' < /tmp/disrupt.out)"
+		if wait_for 60 test -s "$DRC"; then
+			read -r rc err < "$DRC"
+			[ "$rc" = 0 ] || fail "linked_${how}_disrupt" "status $rc: $err $(tr '\n' ' ' < "/tmp/disrupt.$how.out")"
 		else
 			fail "linked_${how}_disrupt" "not done 60 s after the login woke up"
 		fi
