@@ -40,8 +40,12 @@ tar -C "$top" -cf - dkms.conf Makefile src/Kbuild include scripts |
 	tar -C "$t/tree" -xf -
 objs=$(sed -n 's/^ib_srpt-y := //p; s/^[[:space:]]*\([a-z_ ]*\.o.*\)$/\1/p' \
 	"$t/tree/src/Kbuild" | tr -d '\\' | tr ' ' '\n' | sed -n 's/\.o$//p')
+# Empty stand-ins for the other objects: main.c alone includes
+# srpt_compat.h and checks which headers were used; compiling that
+# header once per object (it pulls in LIO's and the RDMA core's headers)
+# only multiplied the build time by five builds.
 for o in $objs; do
-	printf '// SPDX-License-Identifier: GPL-2.0\n#include "srpt_compat.h"\n' \
+	printf '// SPDX-License-Identifier: GPL-2.0\n/* stand-in object */\n' \
 		>"$t/tree/src/$o.c"
 done
 cat >"$t/tree/src/main.c" <<'EOC'
