@@ -34,7 +34,9 @@
 #   --params STR        ib_srpt module parameters for the initial load
 #   --quick             quick run: cases use fewer iterations (VMTEST_QUICK=1,
 #                       see reps/is_quick in lib.sh)
-#   --timeout S         hard limit for the whole qemu run (default 2700)
+#   --timeout S         hard limit for the whole qemu run (default 2700; 4200
+#                       on a sanitizer kernel, whose whole quick lane took
+#                       2733 s on 7.3-debug, 2026-12-07)
 #   --case-timeout S    default per-case limit inside the guest (default 300;
 #                       a case may override it with a "# vmtest-timeout: N" line)
 #   --append STR        extra kernel command line (e.g. 'slub_debug=FZPU')
@@ -92,7 +94,7 @@ usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 case $1 in -h | --help | -*) usage ;; esac
 KARG=$1
 shift
-KO="" SELFTEST=() GLOBS="" SKIP_GLOBS="" MODE=ours PARAMS="" TIMEOUT=2700 CASE_TIMEOUT=300
+KO="" SELFTEST=() GLOBS="" SKIP_GLOBS="" MODE=ours PARAMS="" TIMEOUT="" CASE_TIMEOUT=300
 QUICK=0 APPEND="" MEM=2048 SMP=2 TCG=0 CONSOLE=0 KMSG=0 TOOLS=1 LOG="" QUIET=0 KEEP=0
 ICOUNT=0 EXTRA_TOOLS=() HANDOFF=""
 while [ $# -gt 0 ]; do
@@ -155,6 +157,10 @@ SANITIZER=0
 if grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$KDIR/config" 2>/dev/null; then
 	SANITIZER=1
 	APPEND="log_buf_len=32M kasan_multi_shot dyndbg=\"func move_module +p\"${APPEND:+ $APPEND}"
+fi
+if [ -z "$TIMEOUT" ]; then
+	TIMEOUT=2700
+	[ "$SANITIZER" = 0 ] || TIMEOUT=4200
 fi
 log "kernel $KVER ($KDIR)"
 
