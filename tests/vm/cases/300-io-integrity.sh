@@ -48,12 +48,13 @@ start_config() {
 	set -- $DISKS
 	LUN0=$1 LUN1=$2
 	[ -b "$LUN1" ] || { fail login "second LUN missing ($DISKS)"; return 1; }
-	# On a sanitizer kernel the last of 32 queued 1 MiB writes completes
-	# about 30 s after it was queued (7.3-debug, idle host), which is the
-	# SCSI command timeout: with any load beside the guest, ib_srp's error
-	# handler aborts and resets (2026-12-07: 30 aborts and a device reset
-	# in A-seq1m-qd32 under two host CPU hogs, 94 s instead of 32). Aborts
-	# and resets are 302's and 306's cases, not this one's.
+	# On a sanitizer kernel the last of the 1 MiB writes queued at QD 32
+	# completes about 30 s after it was queued (7.3-debug, idle host: 24
+	# MiB in 32 s in a quick run), which is the SCSI command timeout: with
+	# any load beside the guest, ib_srp's error handler aborts and resets
+	# (2026-12-07: 30 aborts and a device reset in A-seq1m-qd32 under two
+	# host CPU hogs, 94 s instead of 32). Aborts and resets are 302's and
+	# 306's cases, not this one's.
 	if is_sanitizer; then
 		for _d in $LUN0 $LUN1; do
 			echo 120 > "/sys/block/${_d#/dev/}/device/timeout" ||
