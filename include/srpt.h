@@ -264,7 +264,7 @@ struct srpt_port {
  * @pd: protection domain.
  * @lkey: pd->local_dma_lkey.
  * @srq: shared receive queue, or NULL; protected by @sdev_mutex.
- * @cm_id: IB CM listener, or NULL (RoCE, iWARP).
+ * @cm_id: IB CM listener, or NULL (iWARP; RoCE unless srpt_ib_cm_roce).
  * @srq_size: depth of @srq.
  * @rq_size_max: largest srp_rq_size the ports accept
  *		 (srpt_login_rq_size_max() of max_qp_wr, max_cqe); set before the
@@ -831,6 +831,7 @@ extern unsigned int srp_max_req_size;
 extern unsigned int srpt_srq_size;
 extern unsigned int srpt_ch_data_mb;
 extern unsigned int srpt_ch_spare_kb;
+extern bool srpt_ib_cm_roce;
 extern struct ib_client srpt_client;
 
 /* port.c: the port table */

@@ -657,8 +657,10 @@ static int srpt_rdma_cm_handler(struct rdma_cm_id *cm_id,
  * srpt_ib_cm_listen() - create the IB CM listener of an HCA.
  * @sdev: the HCA; sdev->cm_id is set on success.
  *
- * Only HCAs whose port 1 has an InfiniBand link layer get one; the service
- * ID is srpt_service_guid.
+ * HCAs whose port 1 has an InfiniBand link layer get one, and with
+ * srpt_ib_cm_roce also those whose port 1 is RoCE (whose ports carry the
+ * IB CM over RoCE v1/v2); iWARP ports have no IB CM. The service ID is
+ * srpt_service_guid.
  *
  * Return: 0 on success or when no listener is needed, a negative errno
  * otherwise (the caller decides whether RDMA CM alone is enough).
@@ -669,8 +671,9 @@ int srpt_ib_cm_listen(struct srpt_device *sdev)
 	int ret;
 
 	sdev->cm_id = NULL;
-	if (rdma_port_get_link_layer(sdev->device, 1) !=
-	    IB_LINK_LAYER_INFINIBAND)
+	if (!rdma_cap_ib_cm(sdev->device, 1) ||
+	    (rdma_port_get_link_layer(sdev->device, 1) !=
+	     IB_LINK_LAYER_INFINIBAND && !srpt_ib_cm_roce))
 		return 0;
 	cm_id = ib_create_cm_id(sdev->device, srpt_cm_handler, sdev);
 	if (IS_ERR(cm_id)) {

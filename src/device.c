@@ -390,17 +390,21 @@ int srpt_add_one(struct ib_device *device)
 	if (!srpt_service_guid)
 		srpt_service_guid = be64_to_cpu(device->node_guid);
 
-	if (rdma_port_get_link_layer(device, 1) == IB_LINK_LAYER_INFINIBAND) {
-		ret = srpt_ib_cm_listen(sdev);
-		if (ret) {
-			if (!srpt_rdma_cm_get_port()) {
-				srpt_dev_err(sdev, "no IB CM listener (%d) and no RDMA/CM listener\n",
-					     ret);
-				goto dealloc_pd;
-			}
-			srpt_dev_warn(sdev, "no IB CM listener (%d); only RDMA/CM logins are possible\n",
-				      ret);
+	/*
+	 * Without a listener an InfiniBand HCA is reachable only through
+	 * RDMA/CM; a RoCE HCA always is (its IB CM listener is optional).
+	 */
+	ret = srpt_ib_cm_listen(sdev);
+	if (ret) {
+		if (!srpt_rdma_cm_get_port() &&
+		    rdma_port_get_link_layer(device, 1) ==
+		    IB_LINK_LAYER_INFINIBAND) {
+			srpt_dev_err(sdev, "no IB CM listener (%d) and no RDMA/CM listener\n",
+				     ret);
+			goto dealloc_pd;
 		}
+		srpt_dev_warn(sdev, "no IB CM listener (%d); only RDMA/CM logins are possible\n",
+			      ret);
 	}
 
 	for (i = 1; i <= sdev->port_cnt; i++) {

@@ -76,6 +76,16 @@ module_param(srpt_ch_spare_kb, uint, 0644);
 MODULE_PARM_DESC(srpt_ch_spare_kb,
 		 "KiB of data buffers one channel keeps for reuse by later commands instead of freeing them (0: none; default 256)");
 
+/*
+ * An IB CM listener also on HCAs whose port 1 is RoCE (docs/design.md,
+ * "Listeners"). Initiators on RoCE use RDMA/CM; this is an
+ * interoperability and test switch. Not a parameter of the in-kernel driver.
+ */
+bool srpt_ib_cm_roce;
+module_param(srpt_ib_cm_roce, bool, 0444);
+MODULE_PARM_DESC(srpt_ib_cm_roce,
+		 "Also listen for IB CM logins on RoCE HCAs (default N: only on InfiniBand HCAs; RoCE initiators use RDMA/CM)");
+
 u64 srpt_service_guid;
 
 /**
