@@ -546,6 +546,12 @@ static void srpt_cm_act(struct srpt_rdma_ch *ch, enum srpt_cm_ev ev,
 	}
 }
 
+/*
+ * Every IB CM event, by name: what a passive side can receive is mapped to
+ * what it means for a channel; the events of an active side (we never
+ * send a REQ, LAP or SIDR_REQ) are OTHER, an error if they ever came.
+ * SIDR_REQ never gets here (srpt_cm_handler()).
+ */
 static enum srpt_cm_ev srpt_ib_cm_ev(enum ib_cm_event_type type)
 {
 	switch (type) {
@@ -566,10 +572,18 @@ static enum srpt_cm_ev srpt_ib_cm_ev(enum ib_cm_event_type type)
 		return SRPT_CM_EV_CONN_ERROR;
 	case IB_CM_DREQ_ERROR:
 	case IB_CM_MRA_RECEIVED:
+	case IB_CM_LAP_RECEIVED:	/* no path migration: the CM answers */
 		return SRPT_CM_EV_INFO;
-	default:
+	case IB_CM_REQ_ERROR:
+	case IB_CM_REP_RECEIVED:
+	case IB_CM_LAP_ERROR:
+	case IB_CM_APR_RECEIVED:
+	case IB_CM_SIDR_REQ_ERROR:
+	case IB_CM_SIDR_REQ_RECEIVED:
+	case IB_CM_SIDR_REP_RECEIVED:
 		return SRPT_CM_EV_OTHER;
 	}
+	return SRPT_CM_EV_OTHER;
 }
 
 static const char *srpt_ib_cm_ev_name(enum ib_cm_event_type type)
@@ -593,12 +607,64 @@ static const char *srpt_ib_cm_ev_name(enum ib_cm_event_type type)
 		return "DREQ_ERROR";
 	case IB_CM_MRA_RECEIVED:
 		return "MRA";
+	case IB_CM_LAP_RECEIVED:
+		return "LAP";
+	case IB_CM_REQ_ERROR:
+		return "REQ_ERROR";
+	case IB_CM_REP_RECEIVED:
+		return "REP";
+	case IB_CM_LAP_ERROR:
+		return "LAP_ERROR";
+	case IB_CM_APR_RECEIVED:
+		return "APR";
+	case IB_CM_SIDR_REQ_ERROR:
+		return "SIDR_REQ_ERROR";
+	case IB_CM_SIDR_REP_RECEIVED:
+		return "SIDR_REP";
 	default:
 		return "unknown IB CM event";
 	}
 }
 
-/* IB CM handler. Returns non-zero only for a REQ whose login failed. */
+/**
+ * srpt_ib_cm_sidr_req_recv() - answer a service ID resolution request.
+ * @cm_id: the new cm_id the IB CM made for the request (its context is the
+ *	   listener's, NULL: never a channel).
+ *
+ * SRP runs on RC connections only, so there is no UD service to resolve:
+ * the request gets a SIDR REP with status "unsupported", as the IB CM's
+ * own reject does for a cm_id that is destroyed unanswered.
+ *
+ * Return: non-zero, so that the IB CM destroys @cm_id (nothing else
+ * refers to it).
+ */
+static int srpt_ib_cm_sidr_req_recv(struct ib_cm_id *cm_id)
+{
+	struct ib_cm_sidr_rep_param rep = { .status = IB_SIDR_UNSUPPORTED };
+	int ret;
+
+	pr_info_ratelimited("%s: refusing an IB CM SIDR_REQ for service ID %#llx (SRP uses RC connections only)\n",
+			    dev_name(&cm_id->device->dev),
+			    be64_to_cpu(cm_id->service_id));
+	ret = ib_send_cm_sidr_rep(cm_id, &rep);
+	if (ret)
+		pr_warn_ratelimited("sending the SIDR REP failed: %d\n", ret);
+	return -EPROTONOSUPPORT;
+}
+
+/**
+ * srpt_cm_handler() - IB CM event handler of the listener and the channels.
+ * @cm_id: the listener's cm_id never gets events; a new cm_id of a REQ or
+ *	   SIDR_REQ starts with the listener's context, NULL, and a REQ's
+ *	   becomes its channel (srpt_ch_create()).
+ * @event: the event.
+ *
+ * cm_id->context is read as a channel only for events of an established
+ * or connecting cm_id, whose context srpt_ch_create() set.
+ *
+ * Return: non-zero only for a REQ whose login failed and for a SIDR_REQ;
+ * the IB CM then destroys @cm_id.
+ */
 static int srpt_cm_handler(struct ib_cm_id *cm_id,
 			   const struct ib_cm_event *event)
 {
@@ -606,6 +672,8 @@ static int srpt_cm_handler(struct ib_cm_id *cm_id,
 
 	if (ev == SRPT_CM_EV_REQ)
 		return srpt_ib_cm_req_recv(cm_id, event);
+	if (event->event == IB_CM_SIDR_REQ_RECEIVED)
+		return srpt_ib_cm_sidr_req_recv(cm_id);
 	if (event->event == IB_CM_REJ_RECEIVED)
 		pr_info_ratelimited("received IB CM REJ, reason %d (%s)\n",
 				    event->param.rej_rcvd.reason,
@@ -675,7 +743,12 @@ int srpt_ib_cm_listen(struct srpt_device *sdev)
 	    (rdma_port_get_link_layer(sdev->device, 1) !=
 	     IB_LINK_LAYER_INFINIBAND && !srpt_ib_cm_roce))
 		return 0;
-	cm_id = ib_create_cm_id(sdev->device, srpt_cm_handler, sdev);
+	/*
+	 * Context NULL: the IB CM copies it into the cm_id of every REQ and
+	 * SIDR_REQ, and srpt_cm_handler() must not take it for a channel.
+	 * Login handlers find the device with srpt_sdev_lookup().
+	 */
+	cm_id = ib_create_cm_id(sdev->device, srpt_cm_handler, NULL);
 	if (IS_ERR(cm_id)) {
 		ret = PTR_ERR(cm_id);
 		srpt_dev_err(sdev, "ib_create_cm_id() failed: %d\n", ret);
