@@ -631,15 +631,13 @@ static void srpt_info_ch_fill(struct srpt_rdma_ch *ch, struct srpt_info_ch *ic,
 	memset(ic, 0, sizeof(*ic));
 	ic->id = ch->id;
 	ic->state = READ_ONCE(ch->state);
-	if (ch->using_rdma_cm) {
+	/* the port's transport, whichever CM the login came through */
+	ic->transport = rdma_protocol_iwarp(dev, sport->port) ? "iWARP" :
+			rdma_protocol_roce(dev, sport->port) ? "RoCE" : "IB";
+	if (ch->using_rdma_cm)
 		snprintf(b->addr, sizeof(b->addr), "%pISc", &ch->peer);
-		ic->transport = rdma_protocol_iwarp(dev, sport->port) ? "iWARP" :
-				rdma_protocol_roce(dev, sport->port) ? "RoCE" :
-				"IB";
-	} else {
+	else
 		strscpy(b->addr, ch->sess_name, sizeof(b->addr));
-		ic->transport = "IB";
-	}
 	srpt_format_port_id(b->i_port_id, sizeof(b->i_port_id),
 			    ch->nexus->i_port_id);
 	srpt_format_port_id(b->t_port_id, sizeof(b->t_port_id),
