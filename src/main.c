@@ -4,10 +4,12 @@
  * the ib_srpt SCSI RDMA Protocol target driver.
  *
  * Load order: validate the parameters, register the LIO fabric template
- * (configfs.c), then the ib_client (device.c adds every RDMA device), then
- * start the RDMA/CM listener if rdma_cm_port asks for one. Unload is the
- * exact reverse: destroying the global RDMA/CM listener comes first, so
- * that no new login can reach a device being removed.
+ * (configfs.c), start the RDMA/CM listener if rdma_cm_port asks for one,
+ * then register the ib_client (device.c adds every RDMA device, and
+ * refuses an InfiniBand HCA without IB CM listener only if there is no
+ * RDMA/CM listener either, so the listener must exist by then). Unload
+ * destroys the RDMA/CM listener first, so that no new login can reach a
+ * device being removed, then goes back in reverse.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -242,14 +244,9 @@ static int __init srpt_init_module(void)
 		goto out_rsp_exit;
 	}
 
-	ret = ib_register_client(&srpt_client);
-	if (ret) {
-		pr_err("ib_register_client() failed (%d)\n", ret);
-		goto out_unregister_fabric;
-	}
-
 	/*
-	 * After the client: the listener's first requests find the HCAs. A
+	 * Before the client, so that srpt_add_one() sees it (a request that
+	 * comes before its HCA is added finds no device and is refused). A
 	 * listener that cannot be created does not fail the load: IB CM
 	 * logins and the restore of the LIO configuration must not depend
 	 * on it (docs/design.md, "Listeners").
@@ -261,10 +258,17 @@ static int __init srpt_init_module(void)
 				srpt_rdma_cm_port_param, ret);
 	}
 
+	ret = ib_register_client(&srpt_client);
+	if (ret) {
+		pr_err("ib_register_client() failed (%d)\n", ret);
+		goto out_stop_rdma_cm;
+	}
+
 	pr_info("srpt-dkms %s loaded\n", SRPT_VERSION);
 	return 0;
 
-out_unregister_fabric:
+out_stop_rdma_cm:
+	srpt_rdma_cm_stop();
 	srpt_fabric_unregister();
 out_rsp_exit:
 	srpt_rsp_exit();
