@@ -2,9 +2,10 @@
 /*
  * test_ch_state.c - unit tests of src/ch_state.c: the channel state rules
  * and the CM event to channel action table (docs/design.md, "CM events"
- * and "Channel state machine"). IB CM cannot run on Soft-RoCE, so its
- * event handling is covered here. (Moved from test_login.c together with
- * the code.)
+ * and "Channel state machine"). The IB CM events also run end to end in
+ * the VM case 221-ib-cm-login (srpt_ib_cm_roce=1 and the test initiator
+ * tests/selftest/srpt_ibcm_init.c over Soft-RoCE); this covers every
+ * event and state, including those no initiator can provoke at will.
  */
 #include "srpt_ch_state.h"
 #include "unit.h"
