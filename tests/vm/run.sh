@@ -20,7 +20,7 @@
 #                       build/<kver>/src/ib_srpt.ko (or build/<6.1|6.12|7.3>/...);
 #                       for 6.x, if absent, built with scripts/devbuild.sh into
 #                       build/vm-devbuild/<kver>/
-#   --selftest-ko PATH  self-test module (repeatable). Default:
+#   --selftest-ko PATH  self-test module (repeatable). Default: every
 #                       build/<kver>/tests/selftest/*.ko if present
 #   --cases GLOBS       comma-separated globs matched against the case file names
 #                       in tests/vm/cases/ (e.g. '0*', '001-*,2*', '*configfs*');
@@ -208,11 +208,14 @@ if [ "$MODE" = ours ]; then
 else
 	log "mode ref: in-kernel ib_srpt"
 fi
+# every self-test module (ib_srpt_selftest.ko, srpt_ibcm_init.ko) of the
+# first build directory that has any (build/<short> may link to the other)
 if [ ${#SELFTEST[@]} = 0 ]; then
-	for f in "$TOP/build/$KVER"/tests/selftest/*.ko "$TOP/build/$SHORT"/tests/selftest/*.ko; do
-		[ -f "$f" ] || continue
-		SELFTEST+=("$f")
-		break
+	for d in "$TOP/build/$KVER" "$TOP/build/$SHORT"; do
+		for f in "$d"/tests/selftest/*.ko; do
+			[ -f "$f" ] && SELFTEST+=("$f")
+		done
+		[ ${#SELFTEST[@]} = 0 ] || break
 	done
 fi
 [ ${#SELFTEST[@]} = 0 ] || log "self-test module: ${SELFTEST[*]}"
