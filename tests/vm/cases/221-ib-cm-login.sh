@@ -18,7 +18,8 @@
 #    opcode private data, an MRA before the RTU, no RTU at all (the target
 #    must release the half-open channel), a REQ that reuses the QPN of a
 #    live connection (the CM's stale-connection handling);
-#  - the device removed and module unload with IB CM channels open.
+#  - a login storm (8 channels at a time), the ACL removed, the device
+#    removed and the module unloaded with IB CM channels open.
 # The in-kernel driver never listens on the IB CM of a RoCE port: --ref
 # skips this case.
 # vmtest-timeout: 420
@@ -250,6 +251,34 @@ wait_released $nrel 30 || fail released_all "$(count_since 'channel released') o
 n=$(count_since 'unexpected CM event')
 [ "$n" = 0 ] && pass no_unexpected_event || fail no_unexpected_event "$n"
 
+# --- a login storm: 8 channels at a time, many times -----------------------
+no_slots
+dmesg_mark
+storm_ok=0 storm_bad=""
+for _ in $(seq "$(reps 6 3)"); do
+	for i in 0 1 2 3 4 5 6 7; do
+		if ibcm login guid="$G" multi=1; then
+			case $RES in "rep slot=$i "*) storm_ok=$((storm_ok + 1)) ;;
+			*) storm_bad="$storm_bad|$RES" ;; esac
+		else
+			storm_bad="$storm_bad|$RES"
+		fi
+	done
+	ibcm tur slot=7
+	case $RES in "rsp slot=7 "*"status=0x00 "*) ;; *) storm_bad="$storm_bad|$RES" ;; esac
+	for i in 0 1 2 3 4 5 6 7; do ibcm destroy slot=$i; done
+done
+if [ -z "$storm_bad" ]; then
+	pass login_storm "$storm_ok logins"
+else
+	fail login_storm "$storm_ok logins; unexpected: $(echo "$storm_bad" | cut -c1-300)"
+fi
+if wait_released "$storm_ok" 60; then
+	pass login_storm_released "$storm_ok"
+else
+	fail login_storm_released "$(count_since 'channel released') of $storm_ok released"
+fi
+
 # --- device removal with an IB CM channel open -----------------------------
 no_slots
 if expect_res login_before_removal '^rep slot=0 ' login guid="$G"; then
@@ -261,6 +290,24 @@ if expect_res login_before_removal '^rep slot=0 ' login guid="$G"; then
 	ibcm status
 	info "after the removal: $RES"
 	rxe_add || fail rxe_add "$ERR"
+fi
+
+# --- the initiator's ACL removed with an IB CM channel open ----------------
+# (on a new configuration: the old one went with the device)
+no_slots
+teardown_target || fail teardown "could not remove the configuration"
+setup_target --port guid || fail setup_after_removal "$ERR"
+if expect_res login_before_acl_rmdir '^rep slot=0 ' login guid="$G"; then
+	a=$TPG/acls/0000:ffff:c000:0201
+	_cfs_rm_links "$a"
+	for l in "$a"/lun_*; do [ -d "$l" ] && rmdir "$l"; done
+	if try rmdir "$a"; then
+		pass acl_rmdir_with_channel
+	else
+		fail acl_rmdir_with_channel "$ERR"
+	fi
+	expect_res acl_rmdir_dreq '^dreq slot=0' wait_dreq slot=0
+	ibcm destroy slot=0
 fi
 
 # --- no ACL for the initiator: CHANNEL_LIMIT_REACHED (0x10006) -------------
