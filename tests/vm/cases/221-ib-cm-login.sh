@@ -67,6 +67,27 @@ no_slots() {
 	done
 }
 
+# during_login NAME PATTERN DISRUPTION: a login whose target handler
+# sleeps (SRPT_DBG_CM_REQ) while DISRUPTION (eval'd) runs; its result must
+# match PATTERN. Debug builds only.
+during_login() {
+	debug_hook 1 5000
+	dmesg_mark
+	rm -f /tmp/ibcm.dl
+	(ibcm login guid="$G"; echo "$RES" > /tmp/ibcm.dl) &
+	_dl_pid=$!
+	wait_for 10 hook_slept 1 || info "$1: the hook did not sleep"
+	eval "$3" || fail "$1" "disruption '$3' failed: $ERR"
+	debug_hook 0 0
+	wait $_dl_pid
+	RES=$(cat /tmp/ibcm.dl 2>/dev/null)
+	if echo "$RES" | grep -Eq "$2"; then
+		pass "$1" "$RES"
+	else
+		fail "$1" "got '$RES', expected /$2/"
+	fi
+}
+
 ibcm_load() {
 	[ -d /sys/module/srpt_ibcm_init ] && rmmod srpt_ibcm_init
 	try insmod "$KO" || { fail ibcm_load "insmod $KO: $ERR"; return 1; }
@@ -77,11 +98,14 @@ ibcm_unload() {
 }
 
 dmesg_mark
-case_begin --srpt srpt_ib_cm_roce=1 --port guid || exit 0
 on_exit ibcm_unload
+ibcm_load || exit 0
 srp_ids
 G=0x$SG
-ibcm_load || exit 0
+# by default there is no IB CM listener on a RoCE port: the CM itself
+# rejects the REQ (invalid service ID, 8)
+expect_res no_listener_by_default '^rej slot=[0-9] cm_reason=8 ' login guid="$G"
+case_begin --srpt srpt_ib_cm_roce=1 --port guid || exit 0
 
 # --- SIDR_REQ: answered "unsupported" (status 1), no cm_id left ----------
 expect_res sidr_req '^sidr_rep status=1 ' sidr sid="$G"
@@ -235,6 +259,24 @@ if have hooks; then
 		pass gave_up_released
 	else
 		fail gave_up_released "$(count_since 'channel released') of $nrel released"
+	fi
+	# a TPG disabled while the login sleeps: INSUFFICIENT_RESOURCES
+	no_slots
+	during_login tpg_disable_during_login 'srp_reason=0x10001' \
+		'cfs_write "$TPG/enable" 0'
+	cfs_write "$TPG/enable" 1 || fail tpg_enable "$ERR"
+	# the device removed while the login sleeps: ib_srpt loaded again
+	# after the initiator module, so that the RDMA core removes it first,
+	# beside its sleeping handler (the initiator's login then waits for
+	# the answer the target still sends on its way out)
+	no_slots
+	if srpt_reload srpt_ib_cm_roce=1 && setup_target --port guid; then
+		during_login removal_during_login '^(rej|timeout) ' rxe_del
+		rxe_add || fail rxe_add "$ERR"
+		teardown_target || fail teardown "could not remove the configuration"
+		setup_target --port guid || fail setup_after_removal "$ERR"
+	else
+		fail removal_during_login "reload: $ERR"
 	fi
 else
 	skip req_retries "$WHY"
