@@ -81,6 +81,7 @@ enum srpt_debug_point {
 struct ib_qp;
 
 #ifdef SRPT_DEBUG_HOOKS
+void srpt_debug_init(void);
 void srpt_debug_delay(enum srpt_debug_point point);
 void srpt_debug_spin(enum srpt_debug_point point, const atomic_t *watch);
 u32 srpt_debug_max_qp_wr(u32 hca_max);
@@ -89,6 +90,10 @@ void srpt_debug_qp_event(struct ib_qp *qp);
 void srpt_debug_qp_destroy(struct ib_qp *qp);
 void srpt_debug_exit(void);
 #else
+static inline void srpt_debug_init(void)
+{
+}
+
 static inline void srpt_debug_delay(enum srpt_debug_point point)
 {
 }

@@ -353,6 +353,17 @@ void srpt_debug_qp_destroy(struct ib_qp *qp)
 }
 
 /**
+ * srpt_debug_init() - say at load that this module is a test build.
+ *
+ * Its parameters can make the driver sleep, spin or fail on purpose, so an
+ * administrator who finds it loaded must be able to tell from the log.
+ */
+void srpt_debug_init(void)
+{
+	pr_notice("test build with debug hooks (make SRPT_DEBUG_HOOKS=y): not for production use\n");
+}
+
+/**
  * srpt_debug_exit() - wait for the debug work items (module exit).
  *
  * Every channel's QP destruction already waited for the QP event work;

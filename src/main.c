@@ -229,6 +229,7 @@ static int __init srpt_init_module(void)
 	ret = srpt_check_params();
 	if (ret)
 		return ret;
+	srpt_debug_init();
 
 	ret = srpt_channel_init();
 	if (ret)

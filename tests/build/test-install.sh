@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # test-install.sh - test `make install` both ways:
-#   1. without dkms: modules_install INSTALL_MOD_DIR=updates + depmod, into a
+#   1. without dkms (SRPT_DEBUG_HOOKS=y exported, which must be ignored):
+#      modules_install INSTALL_MOD_DIR=updates + depmod, into a
 #      private INSTALL_MOD_PATH, against the host's 6.1 headers (SRPT_K61 of
 #      scripts/kernels.conf);
 #   2. with dkms: inside a throw-away overlay of the cached trixie-backports
@@ -41,9 +42,15 @@ copy_tree() {
 if [ -f "/usr/src/linux-headers-$kver61/Makefile" ]; then
 	tested=1
 	copy_tree "$t/tree"
-	if PATH=/usr/sbin:/sbin:$PATH make -C "$t/tree" install-kbuild \
+	# SRPT_DEBUG_HOOKS in the environment (a root shell that exported it)
+	# must not turn the installed module into a test build: only a make
+	# command-line variable does (src/Kbuild)
+	if SRPT_DEBUG_HOOKS=y PATH=/usr/sbin:/sbin:$PATH make -C "$t/tree" install-kbuild \
 		KVER="$kver61" KDIR="/usr/src/linux-headers-$kver61" \
 		INSTALL_MOD_PATH="$t/root" >"$t/kbuild.log" 2>&1; then
+		n=$(modinfo -b "$t/root" -k "$kver61" -p ib_srpt 2>/dev/null | grep -c '^debug_' || true)
+		[ "$n" = 0 ] && ok "SRPT_DEBUG_HOOKS=y from the environment: no debug parameters" ||
+			nok "SRPT_DEBUG_HOOKS=y from the environment built a test module ($n debug parameters)"
 		p=$(modinfo -b "$t/root" -k "$kver61" -n ib_srpt 2>/dev/null || true)
 		case $p in
 		*/lib/modules/$kver61/updates/ib_srpt.ko*) ok "make install-kbuild: $p" ;;
