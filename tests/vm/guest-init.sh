@@ -202,7 +202,8 @@ fatal() { fail "$1" "$2"; finish; }
 # 5 s apart (kmemleak reports an object that no scan found a reference to
 # and that is older than 5 s); then every report is printed (VMTEST INFO
 # final kmemleak[ours|other] lines) and the check fails if the allocation
-# backtrace of a leaked object runs through ib_srpt or ib_srpt_selftest.
+# backtrace of a leaked object runs through ib_srpt or one of the test
+# modules of tests/selftest (ib_srpt_selftest, srpt_ibcm_init).
 # Those modules are unloaded by now, so their frames are bare addresses:
 # they are attributed with the section addresses the module loader logged
 # at each load (dyndbg "func move_module +p" on the command line, set by
@@ -280,7 +281,7 @@ kmemleak_check() {
 	}
 	{
 		line = $0
-		if ($0 ~ /\[(ib_srpt|ib_srpt_selftest)\]/) {
+		if ($0 ~ /\[(ib_srpt|ib_srpt_selftest|srpt_ibcm_init)\]/) {
 			ours = 1
 		} else if ($0 ~ /^ +0x[0-9a-f]+$/) {
 			lo = hx($1); ahi = HI
@@ -292,7 +293,8 @@ kmemleak_check() {
 					best = i
 			if (best) {
 				line = line sprintf(" = %s %s+0x%x (unloaded)", rm[best], rsec[best], lo - rs[best])
-				if (rm[best] == "ib_srpt" || rm[best] == "ib_srpt_selftest")
+				if (rm[best] == "ib_srpt" || rm[best] == "ib_srpt_selftest" ||
+				    rm[best] == "srpt_ibcm_init")
 					ours = 1
 			} else {
 				line = line " = ?"
@@ -307,7 +309,7 @@ kmemleak_check() {
 	grep -v '^KMEMLEAK_SUMMARY' /tmp/kmemleak.out
 	# shellcheck disable=SC2046 # three numbers: $1, $2, $3
 	set -- $(sed -n 's/^KMEMLEAK_SUMMARY //p' /tmp/kmemleak.out)
-	_what="${1:-?} leak report(s), ${2:-?} from ib_srpt/ib_srpt_selftest; $3 module text sections known; scans took $(awk -v a="$_t0" -v b="$(up)" 'BEGIN { printf "%.0f", b - a }') s"
+	_what="${1:-?} leak report(s), ${2:-?} from ib_srpt/ib_srpt_selftest/srpt_ibcm_init; $3 module text sections known; scans took $(awk -v a="$_t0" -v b="$(up)" 'BEGIN { printf "%.0f", b - a }') s"
 	if [ "${1:-x}" = x ]; then
 		fail kmemleak "could not parse the kmemleak report"
 	elif [ "$2" != 0 ]; then
