@@ -16,11 +16,11 @@
  * @SRPT_DBG_NONE: no hook.
  * @SRPT_DBG_CM_REQ: a CM connect request handler, right after it found the
  *		     HCA the request arrived on (login against device
- *		     removal, issue 10 finding 5).
+ *		     removal).
  * @SRPT_DBG_LOGIN_LINKED: srpt_cm_req_recv() after the channel was linked
  *			   into its nexus and before the QP moves to RTR and
  *			   the login is accepted (login against channel
- *			   release, issue 10 finding 3).
+ *			   release).
  * @SRPT_DBG_LOCAL_RSP_DONE: srpt_send_done() of a response the driver built
  *			     itself (LIO does not count the command), after
  *			     the completion was taken and before the tag is
@@ -28,8 +28,7 @@
  *			     channel's other completions wait behind it).
  *			     A release work that does not wait for such
  *			     completions frees the session, the QP or the
- *			     send ring inside the sleep (issue 10 findings 2
- *			     and 4).
+ *			     send ring inside the sleep.
  * @SRPT_DBG_DEFER_REQUEUE: srpt_rsp_list_kick() called by
  *			    srpt_rsp_defer() (a response that found the send
  *			    queue full, from LIO's TMR work or the wait list
@@ -40,8 +39,7 @@
  *			    is held with interrupts off) and logs the send
  *			    queue room before and after: completions that
  *			    give all room back inside the wait must still
- *			    get the response posted (issue 10, deferred
- *			    response lost wakeup).
+ *			    get the response posted (no lost wakeup).
  * @SRPT_DBG_SESSION_REMOVED: srpt_release_channel_work() right after the
  *			      LIO session was removed (freed) and before the
  *			      channel is unlinked from its nexus: a TPG

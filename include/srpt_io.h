@@ -88,7 +88,7 @@ static __always_inline int srpt_post_recv(struct srpt_device *sdev,
 	/*
 	 * Designated initializers: each member is stored once (zeroing the
 	 * whole WR first and then storing three of its members cost every
-	 * repost three stores more; issue 13).
+	 * repost three stores more).
 	 */
 	struct ib_sge sge = {
 		.addr	= rio->ioctx.dma + rio->ioctx.offset,
@@ -145,7 +145,7 @@ static inline u32 srpt_sq_capacity(const struct srpt_rdma_ch *ch)
  * LIO's tag pool (an sbitmap): taking and freeing a context are then one
  * compare-and-exchange each, where sbitmap_queue_get() and
  * sbitmap_queue_clear() cost a 4 KiB write about 290 guest instructions
- * (issue 13; scripts/benchmark.sh --profile, 6.1). LIO itself never looks
+ * (scripts/benchmark.sh --profile, 6.1). LIO itself never looks
  * at se_cmd.map_tag. Inline: cmd.c calls it for every SRP_CMD and
  * SRP_TSK_MGMT; the context goes back with srpt_put_send_ioctx().
  *
@@ -241,7 +241,7 @@ static inline void srpt_sq_wrs_put(struct srpt_rdma_ch *ch, int n)
  * (srpt_rsp_list_run()), so "empty" here really means that nothing waits.
  *
  * Inline: every send completion calls it, and the list is almost always
- * empty (issue 13; scripts/benchmark.sh --profile).
+ * empty (scripts/benchmark.sh --profile).
  *
  * Context: any but under @ch->rsp_lock; takes it with interrupts disabled.
  */
@@ -258,7 +258,7 @@ static inline void srpt_rsp_list_kick(struct srpt_rdma_ch *ch)
  * Reposts a receive buffer lent for immediate data, frees the rw contexts
  * and puts the context back on the channel's free list, after which it
  * may be in use again at once. Always inline: LIO's release_cmd calls it
- * for every command (issue 13).
+ * for every command.
  *
  * Context: any.
  */

@@ -106,7 +106,7 @@ struct srpt_rsp_summary {
 
 /*
  * The accessors below are on the per-command path and small: inline, so
- * that a command pays no call for them (issue 13; the instruction profile
+ * that a command pays no call for them (the instruction profile
  * of scripts/benchmark.sh --profile). They are pure code like iu.c.
  */
 
@@ -188,7 +188,7 @@ static inline void srpt_iu_get_desc(const void *iu,
  * The parser of SRP_CMD and the builder of SRP_RSP run once per command:
  * inline as well, so that the caller's descriptor and response info stay
  * in registers instead of a structure on the stack that a call in another
- * file fills and reads (issue 13: an instruction profile of 4 KiB writes
+ * file fills and reads (an instruction profile of 4 KiB writes
  * showed about 110 instructions per command in the two calls). Still pure
  * code, built into the unit tests and fuzzers with iu.c.
  */

@@ -210,7 +210,7 @@ static int srpt_login_create_ch(struct srpt_login *l)
 	/*
 	 * Nothing here is kept per initiator: the I_T nexus is only looked
 	 * up (or created) by srpt_ch_link(), after the ACL check, so refused
-	 * logins leave no memory behind (issue 10, finding 6).
+	 * logins leave no memory behind.
 	 */
 	l->reason = srpt_login_check(req, &lim);
 	if (l->reason)

@@ -122,7 +122,7 @@ static int srpt_cmd_data(struct srpt_rdma_ch *ch, struct srpt_recv_ioctx *rio,
 	u64 tag = sio->cmd.tag;
 	int ret;
 
-	/* @sg and @sg_cnt are set once on each way (issue 13) */
+	/* @sg and @sg_cnt are set once on each way */
 	if (desc->fmt == SRPT_DATA_DESC_IMM && desc->data_len) {
 		sio->recv_ioctx = rio;
 		sg_init_one(&sio->imm_sg, (u8 *)srp_cmd + desc->imm_off,
@@ -205,7 +205,7 @@ static void srpt_cmd_count(struct srpt_rdma_ch *ch,
  * INFORMATION UNIT; a command LIO refuses gets BUSY.
  *
  * Always inline: every SRP_CMD runs it, and a frame of its own with a stack
- * canary costs a write about 35 instructions (issue 13).
+ * canary costs a write about 35 instructions.
  *
  * Return: true if the receive buffer was lent to the command (immediate
  * data) and must not be reposted now.
@@ -220,7 +220,7 @@ static __always_inline bool srpt_handle_cmd(struct srpt_rdma_ch *ch,
 	/*
 	 * __uninitialized: not zeroed by CONFIG_INIT_STACK_ALL_ZERO (Debian's
 	 * kernels). The parser fills @desc completely and srpt_cmd_data()
-	 * sets @sg and @sg_cnt before anything reads them (issue 13: the
+	 * sets @sg and @sg_cnt before anything reads them (the
 	 * compiler's zeroing came on top of the parser's).
 	 */
 	struct srpt_cmd_desc desc __uninitialized;
@@ -376,7 +376,7 @@ static void srpt_recv_drop_short(struct srpt_rdma_ch *ch,
  * @rio: receive context, already taken off the wait list.
  *
  * Always inline, like srpt_handle_cmd(): one frame for the whole receive
- * side of a command (issue 13).
+ * side of a command.
  *
  * Context: srpt_wait_list_run(), the only caller.
  * Return: false if the IU has to wait (channel still connecting or no free
@@ -522,7 +522,7 @@ static noinline bool srpt_wait_release_flags(struct srpt_rdma_ch *ch, int old)
  * caller must look at the list once more. Fully ordered, so that the
  * caller's next look sees what the one who set AGAIN did before. Always
  * inline: every IU ends here, almost always with BUSY alone set (one
- * compare-and-exchange; issue 13).
+ * compare-and-exchange).
  */
 static __always_inline bool srpt_wait_release(struct srpt_rdma_ch *ch)
 {
@@ -542,7 +542,7 @@ static __always_inline bool srpt_wait_release(struct srpt_rdma_ch *ch)
  *	   CQ context, set BUSY (srpt_recv_done()'s common case). Only the
  *	   CQ context appends to the list and only the holder of BUSY takes
  *	   from it, so it is still empty once @rio is handled: BUSY is then
- *	   cleared without looking at the list again (issue 13).
+ *	   cleared without looking at the list again.
  *
  * Handles @rio, then the list from its head. Stops when the list is
  * empty, at the first IU that cannot be handled yet (it goes back to the
@@ -596,7 +596,7 @@ static void srpt_wait_list_run(struct srpt_rdma_ch *ch,
  *	   look again) or the list is closed (@rio is dropped).
  *
  * Out of line: with it the common case of srpt_recv_done() needs neither
- * the lock nor the registers for it (issue 13).
+ * the lock nor the registers for it.
  *
  * Context: CQ context of the channel.
  */
@@ -630,7 +630,7 @@ static noinline void srpt_recv_enqueue(struct srpt_rdma_ch *ch,
 
 /*
  * A receive that failed. Out of line: the repost below would cost every
- * successful receive a stack frame with a canary (issue 13).
+ * successful receive a stack frame with a canary.
  */
 static noinline void srpt_recv_failed(struct srpt_rdma_ch *ch,
 				      struct srpt_recv_ioctx *rio,
@@ -783,7 +783,7 @@ static noinline void srpt_wait_list_kick_busy(struct srpt_rdma_ch *ch,
  * for one (no send completion would follow to process the list). Every
  * command's release_cmd comes here: nothing waits is found with one look,
  * without a lock (see srpt_process_wait_list() for why that look is
- * enough), inline in srpt_release_cmd() (issue 13).
+ * enough), inline in srpt_release_cmd().
  *
  * Context: any.
  */

@@ -391,8 +391,9 @@ int srpt_add_one(struct ib_device *device)
 		srpt_service_guid = be64_to_cpu(device->node_guid);
 
 	/*
-	 * Without a listener an InfiniBand HCA is reachable only through
-	 * RDMA/CM; a RoCE HCA always is (its IB CM listener is optional).
+	 * Without its IB CM listener an InfiniBand HCA is reachable only
+	 * through RDMA/CM, so the add fails if there is none; on RoCE the
+	 * IB CM listener is an extra (srpt_ib_cm_roce), RDMA/CM the rule.
 	 */
 	ret = srpt_ib_cm_listen(sdev);
 	if (ret) {

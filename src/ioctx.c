@@ -396,7 +396,7 @@ static void srpt_unmap_rw_ctxs(struct srpt_send_ioctx *sio)
  * freeing it again costs the page allocator twice per command, and the
  * kernels of most distributions zero every page they hand out
  * (init_on_alloc=1), which for a 4 KiB command is more work than the rest
- * of this driver does for it (scripts/benchmark.sh --profile; issue 13).
+ * of this driver does for it (scripts/benchmark.sh --profile).
  * Commands put their buffers into a pool of the channel (srpt_spare_keep())
  * and the next command takes the one added last: if it has the number of
  * pages this command needs, it is used, otherwise it is freed, so that

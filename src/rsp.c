@@ -53,7 +53,7 @@
  * responses (see srpt_sq_wrs_put()).
  *
  * Always inline: it is on the path of every response, and a call of its
- * own costs a second stack frame with a canary (issue 13).
+ * own costs a second stack frame with a canary.
  *
  * Return: 0 or the negative errno of ib_post_send().
  */
@@ -67,7 +67,7 @@ static __always_inline int srpt_rsp_send(struct srpt_send_ioctx *sio,
 	 * Designated initializers: each member is stored once, where
 	 * zeroing the WR and the SGE first (CONFIG_INIT_STACK_ALL_ZERO for
 	 * the SGE) and then storing the members cost every response seven
-	 * stores more (issue 13).
+	 * stores more.
 	 */
 	struct ib_sge sge = {
 		.addr	= sio->ioctx.dma,
@@ -159,7 +159,7 @@ static u32 srpt_credits_take(struct srpt_rdma_ch *ch)
 /*
  * Undo srpt_credits_take() for a response that was not sent. Out of line:
  * inlined into srpt_queue_response(), its counters' addresses were
- * computed and kept on the stack for every response (issue 13).
+ * computed and kept on the stack for every response.
  */
 static noinline void srpt_credits_untake(struct srpt_rdma_ch *ch, u32 delta)
 {
@@ -466,7 +466,7 @@ static void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
  * Post the RDMA READs of the write data of @sio as one chain, only the
  * last one signaled. Out of line: a command whose data came as immediate
  * data (ib_srp sends small writes so by default) pays neither the
- * frame nor the stack canary of this part (issue 13).
+ * frame nor the stack canary of this part.
  */
 static noinline int srpt_rdma_read_post(struct srpt_send_ioctx *sio)
 {
@@ -543,7 +543,7 @@ static u8 srpt_tmr_rsp_code(struct se_cmd *cmd)
  * (srpt_data_in_map() failed): ABORTED COMMAND / INSUFFICIENT RESOURCES,
  * with the whole data-in length as residual, whatever LIO's status was.
  * Out of line: its sense buffer would cost the common path a stack
- * canary and zeroing (issue 13).
+ * canary and zeroing.
  */
 static noinline int srpt_build_no_data_rsp(struct srpt_send_ioctx *sio,
 					   u32 delta)
@@ -623,7 +623,7 @@ static __always_inline int srpt_build_cmd_rsp(struct srpt_send_ioctx *sio,
  *	it called where we may sleep (srpt_compat_rsp_may_sleep()). That is
  *	asked only when the queue is full, in the same call: with direct
  *	completion (7.x) the answer costs every response a look at the
- *	preempt count and the interrupt flag (issue 13).
+ *	preempt count and the interrupt flag.
  */
 enum srpt_rsp_retry {
 	SRPT_RSP_WAIT,
