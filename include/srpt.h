@@ -427,10 +427,12 @@ enum {
  * @node: entry in srpt_rdma_ch.spare_list while @in_pool.
  * @sg: the buffer (target_alloc_sgl() of @nents pages, not chainable).
  * @nents: its pages.
+ * @lun: the LUN field of the SRP_CMD that used the buffer last, as it
+ *	 came (see srpt_spare_reuse()).
  * @in_pool: @node is on the list. Set by the context that owns this entry
  *	     (embedded in its struct srpt_send_ioctx) when it adds it;
  *	     cleared with release semantics by the one taker of the pool
- *	     once it has read @sg and @nents. While it is set the owner
+ *	     once it has read @sg, @nents and @lun. While it is set the owner
  *	     frees the buffers of its commands instead of adding them.
  *
  * See "Spare data buffers" in docs/design.md.
@@ -439,6 +441,7 @@ struct srpt_spare {
 	struct llist_node	node;
 	struct scatterlist	*sg;
 	u32			nents;
+	u64			lun;
 	bool			in_pool;
 };
 
@@ -475,6 +478,8 @@ struct srpt_spare {
  *	       data in front of it (a data-in response built on srpt_rsp_wq
  *	       that found the send queue full, see srpt_queue_data_in()).
  * @data_charge: bytes this command charged to srpt_rdma_ch.data_bytes.
+ * @data_lun: LUN field of the command's SRP_CMD as it came, set with its
+ *	      buffers; goes with the buffer into the pool (struct srpt_spare).
  * @rsp_entry: node in srpt_rdma_ch.rsp_wait_list while the response waits
  *	       for send queue room (srpt_rsp_defer()).
  * @rsp_len: length of that response, already built in the send buffer.
@@ -497,6 +502,7 @@ struct srpt_send_ioctx {
 	struct se_cmd		cmd;
 	u32			n_rdma;
 	u32			data_charge;
+	u64			data_lun;
 	u8			n_rw_ctx;
 	u8			n_rw_mapped;
 	bool			queue_status_only;

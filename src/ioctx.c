@@ -391,6 +391,7 @@ static void srpt_unmap_rw_ctxs(struct srpt_send_ioctx *sio)
  * @sio: send context of a command with one data descriptor.
  * @ctx: its rw context, whose buffer is to be set.
  * @len: length of the descriptor, not zero.
+ * @data_in: the command returns data (its buffer is read by the initiator).
  *
  * Why spare buffers: allocating the data buffer of every command and
  * freeing it again costs the page allocator twice per command, and the
@@ -403,25 +404,29 @@ static void srpt_unmap_rw_ctxs(struct srpt_send_ioctx *sio)
  * the pool follows what the channel does now. Last in, first out, the pool
  * holds about as many buffers as commands run at once.
  *
- * The old contents are data of an earlier command of the same channel,
- * i.e. of the same initiator, and cannot reach it: a data-out buffer is
- * overwritten by the RDMA READ of the whole descriptor before LIO sees it,
- * and of a data-in buffer only the bytes LIO produced are sent
- * (srpt_map_rw_ctxs()); commands whose buffer must start zeroed
- * (srpt_data_in_zero()) never take one.
+ * The old contents are data of an earlier command of the same channel.
+ * A data-out buffer is overwritten by the RDMA READ of the whole
+ * descriptor before LIO sees it. Of a data-in buffer only the bytes LIO
+ * reports are sent (srpt_map_rw_ctxs()), but a backstore may report bytes
+ * it never wrote: rd_mcp with rd_nullio=1 completes a READ with GOOD and
+ * leaves the buffer alone. So a data-in command gets a buffer as it is
+ * only if it was last used for the same LUN, i.e. it holds data of the
+ * same I_T_L nexus; otherwise it is cleared first. Commands whose buffer
+ * must start zeroed (srpt_data_in_zero()) never take one.
  *
  * Context: the caller that holds SRPT_WAIT_BUSY of @sio->ch->wait_state, the
  * one taker of the pool (see struct srpt_rdma_ch).
  * Return: true if @ctx now uses a spare buffer.
  */
 static bool srpt_spare_reuse(struct srpt_send_ioctx *sio,
-			     struct srpt_rw_ctx *ctx, u32 len)
+			     struct srpt_rw_ctx *ctx, u32 len, bool data_in)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
 	unsigned int i, n = DIV_ROUND_UP(len, PAGE_SIZE);
 	struct llist_node *node = llist_del_first(&ch->spare_list);
 	struct scatterlist *sgl, *sg;
 	struct srpt_spare *sp;
+	bool clear;
 	u32 nents;
 
 	if (!node)
@@ -429,6 +434,7 @@ static bool srpt_spare_reuse(struct srpt_send_ioctx *sio,
 	sp = llist_entry(node, struct srpt_spare, node);
 	sgl = sp->sg;
 	nents = sp->nents;
+	clear = data_in && sp->lun != sio->data_lun;
 	/* Its owner may add the next buffer once this is seen. */
 	smp_store_release(&sp->in_pool, false);
 	atomic_sub(nents, &ch->spare_pages);
@@ -440,12 +446,14 @@ static bool srpt_spare_reuse(struct srpt_send_ioctx *sio,
 	for_each_sg(sgl, sg, n, i) {
 		sg->length = min_t(u32, len, PAGE_SIZE);
 		len -= sg->length;
+		if (clear)
+			clear_highpage(sg_page(sg));
 	}
 	ctx->sg = sgl;
 	ctx->nents = n;
 	/* 307-short-read turns this on to see that a spare buffer was used. */
-	srpt_ch_dbg(ch, "tag %#llx: spare buffer of %u pages\n", sio->cmd.tag,
-		    n);
+	srpt_ch_dbg(ch, "tag %#llx: spare buffer of %u pages%s\n", sio->cmd.tag,
+		    n, clear ? ", cleared" : "");
 	return true;
 }
 
@@ -483,6 +491,7 @@ static bool srpt_spare_keep(struct srpt_send_ioctx *sio,
 	}
 	sp->sg = ctx->sg;
 	sp->nents = ctx->nents;
+	sp->lun = sio->data_lun;
 	sp->in_pool = true;
 	/* a full barrier: the taker sees the fields above */
 	llist_add(&sp->node, &ch->spare_list);
@@ -686,14 +695,17 @@ int srpt_data_in_map(struct srpt_send_ioctx *sio)
 }
 
 /*
- * Whether the buffer of a data-in command must be zeroed before LIO sees
- * it. A READ of the block device fills all of data_length or fails, so its
- * pages are handed over as they come (they are large and hot). Anything
- * else that returns data is emulated by LIO or passed through, and some of
- * those handlers write less than data_length while reporting all of it
- * (LIO zeroes the buffers it allocates itself for such commands for the
- * same reason), so their buffers are cleared. The descriptor was checked
- * against the received length, so the CDB bytes can be read.
+ * Whether a data-in command must get a fresh buffer, never a spare one.
+ * Fresh data-in buffers are allocated zeroed: what a backstore does not
+ * write must read as zeroes, as it does with the in-kernel driver on a
+ * kernel that clears the pages it hands out (init_on_alloc), and costs
+ * nothing more there. A READ takes a spare buffer (srpt_spare_reuse()
+ * clears one that held another LUN's data). Anything else that returns
+ * data is emulated by LIO or passed through, and some of those handlers
+ * write less than data_length while reporting all of it (LIO zeroes the
+ * buffers it allocates itself for such commands for the same reason), so
+ * they always get a fresh one. The descriptor was checked against the
+ * received length, so the CDB bytes can be read.
  */
 static bool srpt_data_in_zero(const u8 *cdb)
 {
@@ -733,7 +745,7 @@ int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 {
 	const struct srpt_cmd *srp_cmd = iu;
 	bool data_in = sio->cmd.data_direction == DMA_FROM_DEVICE;
-	bool zero = data_in && srpt_data_in_zero(srp_cmd->cdb);
+	bool fresh = data_in && srpt_data_in_zero(srp_cmd->cdb);
 	struct scatterlist *prev = NULL;
 	unsigned int prev_nents = 0;
 	u32 i, nbufs = desc->nbufs;
@@ -743,6 +755,8 @@ int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 	*sg_cnt = 0;
 	if (!srpt_charge_data(sio, iu, desc))
 		return -EBUSY;
+	/* compared as it came: only an identical LUN field may share data */
+	memcpy(&sio->data_lun, srp_cmd->lun, sizeof(sio->data_lun));
 	if (nbufs > 1) {
 		sio->rw_ctxs = srpt_dbg_alloc("rw_ctxs",
 					      kmalloc_array(nbufs,
@@ -760,11 +774,12 @@ int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *sio, const void *iu,
 		u64 va;
 
 		srpt_iu_get_desc(iu, desc, i, &va, &key, &len);
-		if (nbufs > 1 || zero || !srpt_spare_reuse(sio, ctx, len)) {
+		if (nbufs > 1 || fresh ||
+		    !srpt_spare_reuse(sio, ctx, len, data_in)) {
 			ret = srpt_dbg_err("data_buf",
 					   target_alloc_sgl(&ctx->sg,
 							    &ctx->nents, len,
-							    zero,
+							    data_in,
 							    i + 1 < nbufs));
 			if (ret)
 				goto unwind;
