@@ -653,6 +653,41 @@ static noinline void srpt_recv_failed(struct srpt_rdma_ch *ch,
 }
 
 /**
+ * srpt_recv_over_credit() - an IU that used a credit the initiator did not
+ * have.
+ * @ch: channel.
+ * @rio: receive context of the IU.
+ *
+ * Every credit granted stands for a receive buffer the IU may use (the
+ * channel's own ring, or its share of the SRQ: the grants of all channels
+ * of an HCA add up to at most srpt_srq_size). On its own ring the initiator
+ * cannot get beyond its buffers, so the IU is handled and only logged. On
+ * the SRQ each IU past the grant would keep one of the buffers all channels
+ * of the HCA receive into until a send context frees up; an initiator that
+ * stalls its responses and keeps sending would empty the SRQ and stop every
+ * other channel. So the buffer goes straight back to the SRQ and the
+ * channel is closed: the initiator broke the protocol.
+ *
+ * Context: CQ context of the channel.
+ * Return: true if @rio was given back and must not be handled.
+ */
+static noinline bool srpt_recv_over_credit(struct srpt_rdma_ch *ch,
+					   struct srpt_recv_ioctx *rio)
+{
+	bool own_ring = !!ch->ioctx_recv_ring;
+
+	srpt_ch_err_ratelimited(ch, "initiator exceeded its credits (%d)%s\n",
+				atomic_read(&ch->req_lim),
+				own_ring ? "" : " on the SRQ; closing the channel");
+	if (own_ring)
+		return false;
+	atomic_inc(&ch->req_lim);
+	srpt_recv_drop(ch, rio);
+	srpt_close_ch(ch);
+	return true;
+}
+
+/**
  * srpt_recv_done() - receive completion handler.
  * @cq: completion queue.
  * @wc: work completion of a receive posted by srpt_post_recv().
@@ -684,9 +719,8 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 					       rio->ioctx.offset,
 					       rio->byte_len))) {
 		req_lim = atomic_dec_return(&ch->req_lim);
-		if (unlikely(req_lim < 0))
-			srpt_ch_err_ratelimited(ch, "initiator exceeded its credits (%d)\n",
-						req_lim);
+		if (unlikely(req_lim < 0) && srpt_recv_over_credit(ch, rio))
+			return;
 	}
 	WARN_ON_ONCE(!list_empty(&rio->wait_list));
 

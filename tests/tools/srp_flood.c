@@ -28,6 +28,10 @@
  *     -L LUN     LUN of the -B commands (default 0)
  *     -W         -B sends WRITE(10)s of one block as immediate data instead
  *                (log in with -f 0x80 -o OFF)
+ *     -N         -B posts no receive buffer for the flood's responses (one
+ *                for the REPORT LUNS only): a stalled initiator, whose
+ *                responses wait in the target's RNR retries; with -H it then
+ *                stays connected instead of disconnecting
  *
  * Output (stdout, one key=value per line): result=accepted|rejected|error,
  * then for accepted: req_lim_delta, max_it_iu_len, max_ti_iu_len, buf_fmt,
@@ -263,7 +267,8 @@ static int wait_exchange(struct ibv_cq *cq)
  * caller disconnect. Responses that arrive meanwhile are only counted.
  */
 static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
-		  int n, uint64_t lun, int write_imm, unsigned int imm_off)
+		  int n, uint64_t lun, int write_imm, unsigned int imm_off,
+		  int no_recv)
 {
 	uint8_t *cmds, *rsps, *data;
 	struct ibv_mr *cmr, *rmr, *dmr;
@@ -289,7 +294,7 @@ static void blast(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 		perror("ibv_reg_mr");
 		return;
 	}
-	for (i = 0; i <= n; i++) {
+	for (i = 0; i <= (no_recv ? 0 : n); i++) {
 		struct ibv_sge sge = {
 			.addr = (uintptr_t)(rsps + (size_t)i * BLAST_RSP_LEN),
 			.length = BLAST_RSP_LEN,
@@ -404,7 +409,7 @@ int main(int argc, char **argv)
 	struct login_req_rdma req;
 	uint8_t guid[8] = { 0 };
 	int have_guid = 0, have_tpid = 0, hold_ms = 0, opt, rc = 1, pad = 0;
-	int blast_n = 0, blast_write = 0;
+	int blast_n = 0, blast_write = 0, blast_no_recv = 0;
 	uint64_t blast_lun = 0;
 	const char *iu = NULL;
 	unsigned long it_iu_len = 8260, flags = 0, imm_off = 0;
@@ -420,7 +425,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&req, 0, sizeof(req));
 	req.initiator_port_id[15] = 1;
-	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:s:S:B:L:W")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:s:S:B:L:WN")) != -1) {
 		switch (opt) {
 		case 'a':
 			addr = optarg;
@@ -473,6 +478,9 @@ int main(int argc, char **argv)
 			break;
 		case 'W':
 			blast_write = 1;
+			break;
+		case 'N':
+			blast_no_recv = 1;
 			break;
 		default:
 			goto usage;
@@ -578,7 +586,7 @@ int main(int argc, char **argv)
 			exchange_iu(id, pd, cq, iu, pad);
 		if (blast_n)
 			blast(id, pd, cq, blast_n, blast_lun, blast_write,
-			      imm_off);
+			      imm_off, blast_no_recv);
 
 		if (hold_ms) {
 			ev = next_event(ec, hold_ms);
@@ -606,7 +614,7 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr,
-		"usage: %s -a ADDR [-p PORT] -g GUID [-t HEX32] [-i HEX32] [-l LEN] [-f FLAGS] [-o OFF] [-H MS] [-T MS] [-s HEX|@FILE] [-S LEN] [-B N [-L LUN] [-W]]\n",
+		"usage: %s -a ADDR [-p PORT] -g GUID [-t HEX32] [-i HEX32] [-l LEN] [-f FLAGS] [-o OFF] [-H MS] [-T MS] [-s HEX|@FILE] [-S LEN] [-B N [-L LUN] [-W] [-N]]\n",
 		argv[0]);
 	return 2;
 }
