@@ -138,19 +138,111 @@ static void srpt_login_warn_old_name(struct srpt_login *l,
 }
 
 /*
- * Stage: create the LIO session. The lookup order makes existing targetcli
- * configurations work unchanged: TPGs of the GUID-named directory with the
- * connection name, for RDMA CM then with the old name (the target's
- * address), then TPGs of the GID-named directory with the initiator port
- * ID, first with and then without "0x". No matching ACL rejects the login
- * with CHANNEL_LIMIT_REACHED.
+ * The names a login is looked up under, in order: TPGs of the GUID-named
+ * directory with the connection name, for RDMA CM then with the old name
+ * (the target's address), then TPGs of the GID-named directory with the
+ * initiator port ID, first with and then without "0x". This order makes
+ * existing targetcli configurations work unchanged.
+ */
+struct srpt_login_name {
+	struct srpt_port_id	*port_id;
+	const char		*name;
+	bool			old;
+};
+
+enum { SRPT_LOGIN_NAMES = 4 };
+
+/* Fill @n with the names of @l; @i_port_id is its "0x" hex form. */
+static void srpt_login_names(struct srpt_login *l, const char *i_port_id,
+			     struct srpt_login_name n[SRPT_LOGIN_NAMES])
+{
+	struct srpt_port *sport = l->sport;
+
+	n[0] = (struct srpt_login_name){ sport->guid_id, l->src_name, false };
+	n[1] = (struct srpt_login_name){ sport->guid_id, l->old_name, true };
+	n[2] = (struct srpt_login_name){ sport->gid_id, i_port_id, false };
+	n[3] = (struct srpt_login_name){ sport->gid_id, i_port_id + 2, false };
+}
+
+/*
+ * Whether an enabled TPG of @port_id has an ACL named @name. The driver has
+ * no demo mode, so an ACL is the only way in. Caller holds sport->mutex.
+ */
+static bool srpt_acl_in(struct srpt_port_id *port_id, const char *name)
+{
+	char buf[TRANSPORT_IQN_LEN];
+	struct se_node_acl *nacl;
+	struct srpt_tpg *stpg;
+	bool found = false;
+
+	if (!port_id || !name)
+		return false;
+	/* (the lookup takes a non-const name on older kernels) */
+	strscpy(buf, name, sizeof(buf));
+	mutex_lock(&port_id->mutex);
+	list_for_each_entry(stpg, &port_id->tpg_list, entry) {
+		if (!stpg->enabled)
+			continue;
+		nacl = core_tpg_get_initiator_node_acl(&stpg->tpg, buf);
+		if (nacl) {
+			target_put_nacl(nacl);
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&port_id->mutex);
+	return found;
+}
+
+/*
+ * Stage, before anything is allocated for the channel: some ACL must know
+ * the initiator. A login is refused for want of an ACL far more often than
+ * for anything else (a wrong port, a scanning initiator, a hostile one),
+ * and a channel at the largest srp_rq_size maps hundreds of MiB of rings;
+ * logins are handled one at a time, so a stream of unknown initiators
+ * would otherwise delay every other login of the port. The session itself
+ * is created later (srpt_login_session()), and fails cleanly if the ACL
+ * went away in between.
+ */
+static int srpt_login_acl_known(struct srpt_login *l)
+{
+	struct srpt_login_name n[SRPT_LOGIN_NAMES];
+	char i_port_id[SRPT_HEX128_NAME_SIZE];
+	bool found = false;
+	unsigned int i;
+
+	srpt_format_port_id(i_port_id, sizeof(i_port_id),
+			    l->req->initiator_port_id);
+	mutex_lock(&l->sport->mutex);
+	srpt_login_names(l, i_port_id, n);
+	for (i = 0; i < SRPT_LOGIN_NAMES && !found; i++)
+		found = srpt_acl_in(n[i].port_id, n[i].name);
+	mutex_unlock(&l->sport->mutex);
+	if (found)
+		return 0;
+	if (l->old_name)
+		srpt_login_info(l->sport, "Rejected login for initiator %s: no ACL for %s (old name: %s) or %s\n",
+				i_port_id, l->src_name, l->old_name, i_port_id);
+	else
+		srpt_login_info(l->sport, "Rejected login for initiator %s: no ACL for %s or %s\n",
+				i_port_id, l->src_name, i_port_id);
+	l->reason = SRPT_LOGIN_REJ_CHANNEL_LIMIT_REACHED;
+	return -EACCES;
+}
+
+/*
+ * Stage: create the LIO session under the first name (srpt_login_names())
+ * an ACL matches. No matching ACL (it went away since
+ * srpt_login_acl_known()) rejects the login with CHANNEL_LIMIT_REACHED.
  */
 static int srpt_login_session(struct srpt_login *l)
 {
+	struct srpt_login_name n[SRPT_LOGIN_NAMES];
 	struct srpt_rdma_ch *ch = l->ch;
 	struct srpt_port *sport = l->sport;
 	char i_port_id[SRPT_HEX128_NAME_SIZE];
-	struct se_session *sess;
+	struct se_session *sess = ERR_PTR(-ENOENT);
+	unsigned int i;
 
 	strscpy(ch->sess_name, l->src_name, sizeof(ch->sess_name));
 	srpt_format_port_id(i_port_id, sizeof(i_port_id),
@@ -162,28 +254,21 @@ static int srpt_login_session(struct srpt_login *l)
 	 * lists are walked (lock order sport->mutex -> port_id->mutex).
 	 */
 	mutex_lock(&sport->mutex);
-	sess = srpt_session_in(sport->guid_id, ch, ch->sess_name);
-	if (srpt_sess_no_acl(sess) && l->old_name) {
-		sess = srpt_session_in(sport->guid_id, ch, l->old_name);
-		if (!IS_ERR(sess))
+	srpt_login_names(l, i_port_id, n);
+	for (i = 0; i < SRPT_LOGIN_NAMES && srpt_sess_no_acl(sess); i++) {
+		if (!n[i].name)
+			continue;
+		sess = srpt_session_in(n[i].port_id, ch, n[i].name);
+		if (!IS_ERR(sess) && n[i].old)
 			srpt_login_warn_old_name(l, sess);
 	}
-	if (srpt_sess_no_acl(sess))
-		sess = srpt_session_in(sport->gid_id, ch, i_port_id);
-	if (srpt_sess_no_acl(sess))
-		sess = srpt_session_in(sport->gid_id, ch, i_port_id + 2);
 	mutex_unlock(&sport->mutex);
-	if (IS_ERR(sess) && !srpt_sess_no_acl(sess)) {
+	if (IS_ERR(sess) && !srpt_sess_no_acl(sess))
 		srpt_login_info(sport, "Rejected login for initiator %s: creating its session failed: %ld\n",
 				i_port_id, PTR_ERR(sess));
-	} else if (IS_ERR(sess) && l->old_name) {
-		srpt_login_info(sport, "Rejected login for initiator %s: no ACL for %s (old name: %s) or %s\n",
-				i_port_id, ch->sess_name, l->old_name,
+	else if (IS_ERR(sess))
+		srpt_login_info(sport, "Rejected login for initiator %s: its ACL went away during the login\n",
 				i_port_id);
-	} else if (IS_ERR(sess)) {
-		srpt_login_info(sport, "Rejected login for initiator %s: no ACL for %s or %s\n",
-				i_port_id, ch->sess_name, i_port_id);
-	}
 	if (IS_ERR(sess)) {
 		l->reason = PTR_ERR(sess) == -ENOMEM ?
 			SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES :
@@ -206,6 +291,7 @@ static int srpt_login_create_ch(struct srpt_login *l)
 		.use_srq	= READ_ONCE(l->sdev->use_srq),
 	};
 	struct srpt_rdma_ch *ch;
+	int ret;
 
 	/*
 	 * Nothing here is kept per initiator: the I_T nexus is only looked
@@ -215,6 +301,9 @@ static int srpt_login_create_ch(struct srpt_login *l)
 	l->reason = srpt_login_check(req, &lim);
 	if (l->reason)
 		return -EINVAL;
+	ret = srpt_login_acl_known(l);
+	if (ret)
+		return ret;
 
 	ch = srpt_ch_create(l->sport, l->ib_cm_id, l->rdma_cm_id,
 			    l->pkey, be32_to_cpu(req->req_it_iu_len),
