@@ -55,15 +55,13 @@
  *			 and the channel's release work must not destroy the
  *			 cm_id inside the sleep (tests/vm/cases/
  *			 215-disconnect-release.sh).
- * @SRPT_DBG_QP_EVENT: srpt_qp_event() with IB_EVENT_COMM_EST, before it
- *		       looks at the channel state and uses the channel's
- *		       cm_id (rdma_notify() or ib_cm_notify()). Soft-RoCE
- *		       never raises COMM_EST, so a debug build delivers one
- *		       itself (debug_qp_event, srpt_debug_qp_event()), from
- *		       a work item that may sleep: a release work that
- *		       destroys the cm_id inside the sleep must not leave
- *		       the handler a freed one
- *		       (tests/vm/cases/216-qp-event-release.sh).
+ * @SRPT_DBG_QP_EVENT: the delivery of a QP event by a debug build
+ *		       (debug_qp_event, srpt_debug_qp_event()), in its work
+ *		       item before srpt_qp_event() runs: Soft-RoCE never
+ *		       raises COMM_EST, and a COMM_EST that arrives while the
+ *		       release work destroys the cm_id must not reach a freed
+ *		       one. The handler itself never sleeps (HCAs call it in
+ *		       atomic context).
  */
 enum srpt_debug_point {
 	SRPT_DBG_NONE		= 0,

@@ -30,7 +30,6 @@ static void srpt_qp_comm_est(struct srpt_rdma_ch *ch, enum ib_event_type ev)
 {
 	unsigned long flags;
 
-	srpt_debug_delay(SRPT_DBG_QP_EVENT);
 	spin_lock_irqsave(&ch->spinlock, flags);
 	if (ch->state < CH_DRAINING) {
 		if (ch->using_rdma_cm)

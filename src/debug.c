@@ -285,7 +285,11 @@ bool srpt_debug_fail(const char *site)
 /*
  * The QP event debug_qp_event asks for, delivered by a work item: an HCA
  * raises asynchronous events from its own context, not from the channel's
- * CQ work (which the channel's close waits for). One at a time. Like an
+ * CQ work (which the channel's close waits for), and with interrupts or
+ * preemption off, so the handler runs with interrupts disabled here (a
+ * handler that sleeps is reported on a kernel with
+ * CONFIG_DEBUG_ATOMIC_SLEEP). The hook SRPT_DBG_QP_EVENT delays the
+ * delivery, in the work item, before the handler runs. One at a time. Like an
  * HCA driver, whose QP destruction waits for the QP's event handlers, the
  * channel's QP destruction waits for this work (srpt_debug_qp_destroy()),
  * so the QP and its channel (the handler's context) outlive the handler
@@ -303,9 +307,16 @@ static void srpt_debug_qp_event_work(struct work_struct *work)
 		.event		= debug_event_type,
 	};
 
+	unsigned long flags;
+
+	/* the event is late: the sleep is here, not in the handler */
+	srpt_debug_delay(SRPT_DBG_QP_EVENT);
 	pr_info("debug QP event: delivering %s (%u)\n",
 		ib_event_msg(event.event), debug_event_type);
+	/* HCA drivers call the handler in atomic context, so does this */
+	local_irq_save(flags);
 	qp->event_handler(&event, qp->qp_context);
+	local_irq_restore(flags);
 	pr_info("debug QP event: handler returned\n");
 }
 

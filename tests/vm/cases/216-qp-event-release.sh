@@ -16,12 +16,14 @@
 # the QP's event handler with IB_EVENT_COMM_EST (not the CQ work itself: a
 # channel's close waits for its CQ work, an HCA's event does not; the QP's
 # destruction waits for the work, as an HCA's waits for its event
-# handlers), and the hook SRPT_DBG_QP_EVENT makes
-# the handler sleep before it uses the cm_id. The case logs in, arms both,
-# reads one block (its response's send completion delivers the event),
-# waits until the handler sleeps, logs ib_srp out, waits until the release
+# handlers) and calls the handler with interrupts off, as HCA drivers do;
+# the hook SRPT_DBG_QP_EVENT delays the delivery in that work item (the
+# handler itself must not sleep). The case logs in, arms both,
+# reads one block (its response's send completion queues the event),
+# waits until the delivery sleeps, logs ib_srp out, waits until the release
 # work of the channel has started (dynamic debug "releasing channel"; it
-# destroys the cm_id first) and a little longer, then disarms the hook.
+# destroys the cm_id first) and a little longer, then disarms the hook, so
+# that the handler runs on a channel whose cm_id is gone.
 #  - unfixed: the handler looked at the state before the logout and then
 #    calls rdma_notify() with the cm_id the release work destroyed and
 #    cleared (an oops on any kernel);
@@ -82,13 +84,13 @@ check live_reread dd if="$DISK" of=/dev/null bs=4k count=16 iflag=direct
 dmesg_mark
 debug_hook 7 $DELAY_MS
 if event_read read hook_slept 7; then
-	pass hook "the COMM_EST handler sleeps before it uses the cm_id"
+	pass hook "the COMM_EST delivery waits"
 else
-	fail hook "no QP event handler reached the hook: $(dmesg_since | tail -n 3 | tr '\n' ' ')"
+	fail hook "no QP event delivery reached the hook: $(dmesg_since | tail -n 3 | tr '\n' ' ')"
 fi
 logout_all || fail logout "ib_srp did not log out: $ERR"
 if wait_for 60 release_started; then
-	pass release "the release work started while the handler sleeps"
+	pass release "the release work started before the event"
 else
 	fail release "no release work started"
 fi
