@@ -276,6 +276,12 @@ struct srpt_port {
  *		 creation and puts it back when it is freed.
  * @sdev_mutex: serializes use_srq changes.
  * @use_srq: whether @srq exists and channels use it; @sdev_mutex.
+ * @srq_switching: a use_srq switch runs (srpt_use_srq()); written under
+ *		   @sdev_mutex, read without a lock by srpt_ch_create() and
+ *		   srpt_ch_may_accept_locked(), which refuse every login
+ *		   meanwhile. Unlike srpt_port.enabled no TPG write can clear
+ *		   it, so no login builds a channel on an SRQ that is being
+ *		   created or destroyed.
  * @removed: set under srpt_dev_lock by srpt_port_table_del() (from
  *	     srpt_remove_one()); configfs operations on ports of a removed
  *	     device return -ENODEV (srpt_port_is_removed()).
@@ -298,6 +304,7 @@ struct srpt_device {
 	atomic_t		srq_credits;
 	struct mutex		sdev_mutex;	/* serializes use_srq */
 	bool			use_srq;
+	bool			srq_switching;
 	bool			removed;
 	struct kmem_cache	*req_buf_cache;
 	struct srpt_recv_ioctx	**ioctx_ring;

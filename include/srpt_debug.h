@@ -62,6 +62,10 @@
  *		       release work destroys the cm_id must not reach a freed
  *		       one. The handler itself never sleeps (HCAs call it in
  *		       atomic context).
+ * @SRPT_DBG_SRQ_SWITCH: srpt_use_srq() after the channels of the HCA are
+ *			 gone and before the SRQ is created or destroyed: a
+ *			 TPG enable and a login inside the sleep must not
+ *			 get a channel onto the SRQ that is changing.
  */
 enum srpt_debug_point {
 	SRPT_DBG_NONE		= 0,
@@ -72,6 +76,7 @@ enum srpt_debug_point {
 	SRPT_DBG_SESSION_REMOVED = 5,
 	SRPT_DBG_DISCONNECT	= 6,
 	SRPT_DBG_QP_EVENT	= 7,
+	SRPT_DBG_SRQ_SWITCH	= 8,
 };
 
 struct ib_qp;

@@ -363,15 +363,19 @@ struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 	strscpy(ch->sess_name, "(logging in)", sizeof(ch->sess_name));
 
 	/*
-	 * Paired with srpt_use_srq(), which disables every port of the HCA
-	 * and then waits for ch_count to drop to zero before it creates or
-	 * destroys the SRQ. This channel is counted before the port state is
-	 * read, so either the switch waits for this channel or this login sees
-	 * the port disabled (or the new use_srq value) and gives up: the SRQ
-	 * never changes under a channel that is being created.
+	 * Paired with srpt_use_srq(), which sets srq_switching, disables
+	 * every port of the HCA and then waits for ch_count to drop to zero
+	 * before it creates or destroys the SRQ. This channel is counted
+	 * before srq_switching is read, so either the switch waits for this
+	 * channel or this login sees the switch and gives up: the SRQ never
+	 * changes under a channel that is being created. (The port state
+	 * alone is not enough: a TPG enable written during the switch's wait
+	 * enables the port again.)
 	 */
 	smp_mb__after_atomic();
-	if (!READ_ONCE(sport->enabled) || READ_ONCE(sdev->use_srq) != use_srq) {
+	/* acquire: pairs with the release in srpt_use_srq(), see above */
+	if (!READ_ONCE(sport->enabled) || smp_load_acquire(&sdev->srq_switching) ||
+	    READ_ONCE(sdev->use_srq) != use_srq) {
 		ret = -EAGAIN;
 		goto put;
 	}
@@ -728,13 +732,14 @@ unlock:
  *
  * Caller holds sport->mutex.
  *
- * Return: true if the port and the TPG of the channel's session are enabled
- * and the channel is still connecting.
+ * Return: true if the port and the TPG of the channel's session are enabled,
+ * no use_srq switch runs and the channel is still connecting.
  */
 bool srpt_ch_may_accept_locked(struct srpt_rdma_ch *ch)
 {
 	lockdep_assert_held(&ch->sport->mutex);
-	return ch->sport->enabled && srpt_ch_tpg_enabled(ch) &&
+	return ch->sport->enabled && !READ_ONCE(ch->sport->sdev->srq_switching) &&
+	       srpt_ch_tpg_enabled(ch) &&
 	       srpt_get_ch_state(ch) == CH_CONNECTING;
 }
 

@@ -314,16 +314,20 @@ int srpt_use_srq(struct srpt_device *sdev, bool use_srq)
 		ret = -ENOMEM;
 		goto unlock;
 	}
+	WRITE_ONCE(sdev->srq_switching, true);
 	srpt_ports_disable(sdev, use_srq, was_enabled);
 	/*
 	 * Paired with srpt_ch_create(): a channel counts itself in ch_count
-	 * before it reads the port state, so after this barrier either its
-	 * login sees the port disabled or the wait below sees the channel.
+	 * before it reads srq_switching, so after this barrier either its
+	 * login sees the switch or the wait below sees the channel.
 	 */
 	smp_mb();
 	ret = srpt_channels_wait(sdev);
+	srpt_debug_delay(SRPT_DBG_SRQ_SWITCH);
 	if (!ret)
 		ret = use_srq ? srpt_srq_create(sdev) : srpt_srq_destroy(sdev);
+	/* logins see the new use_srq before they may go on */
+	smp_store_release(&sdev->srq_switching, false);
 	srpt_ports_restore(sdev, was_enabled);
 	bitmap_free(was_enabled);
 
