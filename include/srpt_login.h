@@ -61,6 +61,22 @@ u16 srpt_login_imm_data_offset(const struct srpt_login_req *req,
 			       const struct srpt_login_limits *lim);
 u32 srpt_login_imm_align(u16 imm_data_offset);
 bool srpt_login_single_channel(const struct srpt_login_req *req);
+/**
+ * srpt_ch_cq_need() - CQ entries a channel's QP can fill at once.
+ * @rq_size: the channel's receive ring (or its SRQ credits).
+ * @max_send_wr: the send queue as created (the rdma_rw contexts' WRs and
+ *		 the spare WRs included).
+ * @own_rq: the QP has its own receive queue, with a drain marker.
+ *
+ * When the QP is flushed every posted WR completes, signaled or not.
+ *
+ * Return: the smallest CQ size that cannot overrun.
+ */
+static inline u32 srpt_ch_cq_need(u32 rq_size, u32 max_send_wr, bool own_rq)
+{
+	return rq_size + max_send_wr + (own_rq ? 1 : 0);
+}
+
 u32 srpt_login_rq_size_max(u32 max_qp_wr, u32 max_cqe);
 u32 srpt_login_rq_size(u32 depth, u32 max_qp_wr, u32 max_cqe);
 void srpt_login_build_rsp(struct srpt_login_rsp *rsp,

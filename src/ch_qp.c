@@ -172,9 +172,15 @@ void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
 	ch->cq = NULL;
 }
 
-/* Create CQ and QP once with @sq_size send queue entries. */
+/*
+ * Create CQ and QP once with @sq_size send queue entries and a CQ of
+ * @cq_size. The QP's send queue is known only once it exists (the core
+ * adds the WRs of the rdma_rw contexts, how many depends on the device):
+ * if the CQ could then overrun, both are destroyed again, *@cq_need says
+ * how large the CQ must be and -EAGAIN is returned.
+ */
 static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
-				 bool use_srq)
+				 u32 cq_size, bool use_srq, u32 *cq_need)
 {
 	struct srpt_device *sdev = ch->sport->sdev;
 	const struct ib_device_attr *attrs = &sdev->device->attrs;
@@ -184,7 +190,7 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 	struct ib_qp *qp;
 	int ret;
 
-	ch->cq_size = ch->rq_size + sq_size;
+	ch->cq_size = cq_size;
 	ch->cq = srpt_dbg_err_ptr("cq",
 				  ib_cq_pool_get(sdev->device, ch->cq_size, -1,
 						 IB_POLL_WORKQUEUE));
@@ -244,12 +250,19 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 	 * capped the sum at max_qp_wr, which a debug build may lower.
 	 */
 	max_send_wr = min(init->cap.max_send_wr, max_qp_wr);
+	kfree(init);
+	*cq_need = srpt_ch_cq_need(ch->rq_size, max_send_wr, !use_srq);
+	if (*cq_need > cq_size) {
+		srpt_ch_dbg(ch, "CQ of %u entries too small for %u send WRs\n",
+			    cq_size, max_send_wr);
+		srpt_ch_destroy_qp(ch);
+		return -EAGAIN;
+	}
 	ch->sq_wrs = max_send_wr - SRPT_SQ_SPARE_WRS;
 	atomic_set(&ch->sq_wr_avail, ch->sq_wrs);
 	ch->sq_wr_max = min(sq_size / 2, ch->sq_wrs);
 	srpt_ch_dbg(ch, "cq_size %u, sq_size %u, max_send_wr %u, rq_size %d\n",
 		    ch->cq_size, sq_size, max_send_wr, ch->rq_size);
-	kfree(init);
 	return 0;
 
 free_init:
@@ -276,28 +289,41 @@ int srpt_ch_create_qp(struct srpt_rdma_ch *ch, bool use_srq)
 	u32 max_cqe = sdev->device->attrs.max_cqe;
 	u32 sq_size = max_t(u32, ch->sport->port_attrib.srp_sq_size,
 			    SRPT_MIN_SQ_SIZE);
+	u32 recv = srpt_ch_cq_need(ch->rq_size, 0, !use_srq);
+	u32 cq_size, cq_need;
 	int i, ret;
 
 	/*
-	 * The CQ takes rq_size + sq_size entries and the CQ pool cannot give
-	 * more than max_cqe in one CQ: asked for more, ib_cq_pool_get() keeps
-	 * allocating CQs that are all too small. srpt_login_rq_size() left
-	 * room for SRPT_MIN_SQ_SIZE; the send queue gets what is left.
+	 * The CQ takes the receives plus the send queue (sq_size / 2
+	 * responses, as many rdma_rw WRs on most devices, the spare WRs) and
+	 * the CQ pool cannot give more than max_cqe in one CQ: asked for
+	 * more, ib_cq_pool_get() keeps allocating CQs that are all too
+	 * small. srpt_login_rq_size() left room for SRPT_MIN_SQ_SIZE; the
+	 * send queue gets what is left.
 	 */
-	if (max_cqe > (u32)ch->rq_size &&
-	    sq_size > max_cqe - (u32)ch->rq_size)
-		sq_size = max_t(u32, max_cqe - ch->rq_size, SRPT_MIN_SQ_SIZE);
+	if (max_cqe > recv + SRPT_SQ_SPARE_WRS &&
+	    sq_size > max_cqe - recv - SRPT_SQ_SPARE_WRS)
+		sq_size = max_t(u32, max_cqe - recv - SRPT_SQ_SPARE_WRS,
+				SRPT_MIN_SQ_SIZE);
+	cq_size = recv + sq_size + SRPT_SQ_SPARE_WRS;
 
 	for (;;) {
-		ret = srpt_ch_try_create_qp(ch, sq_size, use_srq);
+		ret = srpt_ch_try_create_qp(ch, sq_size, cq_size, use_srq,
+					    &cq_need);
 		if (ret == 0)
 			break;
+		/* a device that needs more WRs per rdma_rw context */
+		if (ret == -EAGAIN && cq_need > cq_size && cq_need <= max_cqe) {
+			cq_size = cq_need;
+			continue;
+		}
 		if (sq_size <= SRPT_MIN_SQ_SIZE) {
 			srpt_ch_err_ratelimited(ch, "creating a QP failed: %d\n",
 						ret);
 			return ret;
 		}
 		sq_size = max_t(u32, sq_size / 2, SRPT_MIN_SQ_SIZE);
+		cq_size = recv + sq_size + SRPT_SQ_SPARE_WRS;
 		srpt_ch_dbg(ch, "retrying QP creation with sq_size %u\n",
 			    sq_size);
 	}

@@ -144,14 +144,19 @@ bool srpt_login_single_channel(const struct srpt_login_req *req)
  * The deepest channel whose queues fit the HCA: the receive queue holds
  * the ring plus the drain marker and the send queue one response per
  * credit plus the spare WRs (both at most @max_qp_wr), and the CQ, which
- * takes the receive ring plus the send queue, still has room for the
- * smallest send queue (at most @max_cqe). 0 if nothing fits.
+ * must hold a completion for every WR that can be outstanding at once
+ * (they all complete when the QP is flushed, signaled or not: the
+ * receive ring, the drain marker and the smallest send queue with its
+ * spare WRs, see srpt_ch_cq_need()), still fits (at most @max_cqe). 0 if
+ * nothing fits.
  */
 static u32 srpt_login_rq_fit(u32 max_qp_wr, u32 max_cqe)
 {
 	u32 by_qp = max_qp_wr > SRPT_SQ_SPARE_WRS ?
 		    max_qp_wr - SRPT_SQ_SPARE_WRS : 0;
-	u32 by_cq = max_cqe > SRPT_MIN_SQ_SIZE ? max_cqe - SRPT_MIN_SQ_SIZE : 0;
+	u32 min_sq = srpt_ch_cq_need(0, SRPT_MIN_SQ_SIZE + SRPT_SQ_SPARE_WRS,
+				     true);
+	u32 by_cq = max_cqe > min_sq ? max_cqe - min_sq : 0;
 
 	return by_qp < by_cq ? by_qp : by_cq;
 }

@@ -271,7 +271,7 @@ static void test_rq_size(void)
 
 	/* the range on small and large max_qp_wr, rxe (2^20, 32767), mlx5 */
 	CHECK_EQ(srpt_login_rq_size_max(16384, 32767), 16382);
-	CHECK_EQ(srpt_login_rq_size_max(1 << 20, 32767), 32751);
+	CHECK_EQ(srpt_login_rq_size_max(1 << 20, 32767), 32748);
 	CHECK_EQ(srpt_login_rq_size_max(32768, 4194303), 32766);
 	CHECK_EQ(srpt_login_rq_size_max(1 << 20, 1 << 22), 65535);
 	CHECK_EQ(srpt_login_rq_size_max(0xffffffff, 0xffffffff), 65535);
@@ -284,6 +284,21 @@ static void test_rq_size(void)
 	CHECK_EQ(srpt_login_rq_size_max(1000, 0), 16);
 	CHECK_EQ(SRPT_DEF_RQ_SIZE, 128);
 	CHECK(SRPT_MIN_RQ_SIZE <= SRPT_DEF_RQ_SIZE);
+	/*
+	 * At the largest depth the CQ still holds a completion for every WR
+	 * a flush can complete: the receive ring, its drain marker and the
+	 * smallest send queue (SRPT_MIN_SQ_SIZE / 2 responses, as many
+	 * rdma_rw WRs, the spare WRs). Before, rxe's 32751 + 1 + 18 = 32770
+	 * overran its 32767 entries.
+	 */
+	CHECK(srpt_ch_cq_need(srpt_login_rq_size_max(1 << 20, 32767),
+			      SRPT_MIN_SQ_SIZE + SRPT_SQ_SPARE_WRS, true) <= 32767);
+	CHECK(srpt_ch_cq_need(srpt_login_rq_size_max(16384, 32767),
+			      SRPT_MIN_SQ_SIZE + SRPT_SQ_SPARE_WRS, true) <= 32767);
+	CHECK(srpt_ch_cq_need(srpt_login_rq_size_max(32768, 4194303),
+			      SRPT_MIN_SQ_SIZE + SRPT_SQ_SPARE_WRS, true) <= 4194303);
+	CHECK_EQ(srpt_ch_cq_need(100, 50, true), 151);
+	CHECK_EQ(srpt_ch_cq_need(100, 50, false), 150);
 
 	/* a channel gets the attribute's depth when the HCA holds it */
 	CHECK_EQ(srpt_login_rq_size(128, 16384, 32767), 128);
@@ -291,10 +306,10 @@ static void test_rq_size(void)
 	CHECK_EQ(srpt_login_rq_size(16382, 16384, 32767), 16382);
 	CHECK_EQ(srpt_login_rq_size(16383, 16384, 32767), 16382);
 	CHECK_EQ(srpt_login_rq_size(65535, 16384, 32767), 16382);
-	CHECK_EQ(srpt_login_rq_size(65535, 1 << 20, 32767), 32751);
+	CHECK_EQ(srpt_login_rq_size(65535, 1 << 20, 32767), 32748);
 	/* ... and shrinks to what a small HCA holds, never to 0 */
 	CHECK_EQ(srpt_login_rq_size(128, 64, 32767), 62);
-	CHECK_EQ(srpt_login_rq_size(128, 16384, 100), 84);
+	CHECK_EQ(srpt_login_rq_size(128, 16384, 100), 81);
 	CHECK_EQ(srpt_login_rq_size(16, 10, 32767), 8);
 	CHECK_EQ(srpt_login_rq_size(128, 3, 32767), 1);
 	CHECK_EQ(srpt_login_rq_size(128, 2, 32767), 1);

@@ -4,7 +4,7 @@
 # rejected with EINVAL and the old value is kept.
 #   srp_max_rdma_size 65536..16777216   srp_max_rsp_size 40..1024
 #   srp_sq_size 4..65535                use_srq 0|1
-#   srp_rq_size 16..what the HCA's queues hold (ours only; rxe: 32751)
+#   srp_rq_size 16..what the HCA's queues hold (ours only; rxe: 32748)
 #   discovery_auth/rdma_cm_port u16 (0 = no listener)
 # vmtest-timeout: 300
 

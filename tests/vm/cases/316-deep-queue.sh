@@ -125,7 +125,7 @@ dmesg_mark
 for v in 15 0 65536 -1 abc 4294967312 ""; do
 	expect_err "reject-'$v'" "$EINVAL" sh -c "echo '$v' > $A"
 done
-# The upper bound depends on the HCA (rxe: 32751, from its max_cqe);
+# The upper bound depends on the HCA (rxe: 32748, from its max_cqe);
 # the refusal names the range.
 hi=$(dmesg_since | sed -n "s/.*srp_rq_size: invalid value '65536' (accepted: 16\.\.\([0-9]*\)).*/\1/p" | tail -n 1)
 if [ -n "$hi" ] && [ "$hi" -ge 512 ] && [ "$hi" -le 65535 ]; then

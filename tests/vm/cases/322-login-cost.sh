@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # 322-login-cost: a login that no ACL matches must cost the target next to
 # nothing, whatever the channel depth. With srp_rq_size at the HCA's
-# maximum (rxe: 32751) a channel maps hundreds of MiB of rings; before the
+# maximum (rxe: 32748) a channel maps hundreds of MiB of rings; before the
 # fix every login allocated them (and posted its receives) before the ACL
 # lookup, and logins are handled one at a time, so a stream of unknown
 # initiators held up everything else of the port. Now the ACL is looked up
