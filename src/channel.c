@@ -482,11 +482,19 @@ bool srpt_close_ch(struct srpt_rdma_ch *ch)
  * DREP if a DREQ cannot be sent) or calls rdma_disconnect(). If nothing can
  * be sent the channel is closed.
  *
+ * A channel that is not live yet (accepted, but no RTU or ESTABLISHED
+ * seen) is closed as well: the IB CM cannot send a DREQ or DREP then and
+ * says so, and rdma_disconnect() sends nothing either but returns 0, so
+ * the release would wait for the initiator to complete or give up the
+ * connection, forever for one that never does. The release work's
+ * destruction of the cm_id then tells the initiator's CM.
+ *
  * Return: 0 if the disconnect was started, -ENOTCONN if it already was,
  * another negative errno on failure.
  */
 int srpt_disconnect_ch(struct srpt_rdma_ch *ch)
 {
+	bool live = srpt_get_ch_state(ch) == CH_LIVE;
 	int ret;
 
 	if (!srpt_set_ch_state(ch, CH_DISCONNECTING))
@@ -495,6 +503,8 @@ int srpt_disconnect_ch(struct srpt_rdma_ch *ch)
 
 	if (ch->using_rdma_cm) {
 		ret = rdma_disconnect(ch->rdma_cm.cm_id);
+		if (ret == 0 && !live)
+			ret = -ENOTCONN;
 	} else {
 		ret = ib_send_cm_dreq(ch->ib_cm.cm_id, NULL, 0);
 		if (ret < 0)

@@ -21,13 +21,20 @@
  *                fill every receive buffer of the target with known bytes
  *     -W MS      how long to wait for the reply to the IU of the last -s
  *                (before any -s: the default for all IUs, which is -T)
+ *     -E MS      never complete the connection: the QP is not the cm_id's,
+ *                so the RDMA CM hands the target's REP to this tool
+ *                (CONNECT_RESPONSE) instead of sending the RTU itself, and
+ *                the tool does not call rdma_establish(); it waits up to MS
+ *                ms for a CM event and reports it (no -s, -H)
  *
  * Output (stdout, one key=value per line): result=accepted|rejected|error,
  * then for accepted: req_lim_delta, max_it_iu_len, max_ti_iu_len, buf_fmt,
  * rsp_flags; for rejected: cm_status and, if an SRP_LOGIN_REJ came back,
  * reason; with -s: sent=N, then reply_len, reply_opcode and reply (hex) or
  * reply=none, once per IU sent (with reply_ms, the time the reply took);
- * with -H: disconnected=0|1. Exit status 0 if the CM exchange
+ * with -H: disconnected=0|1; with -E: result=responded (the target
+ * accepted) and then held_event=NAME|none and held_ms. Exit status 0 if
+ * the CM exchange
  * completed (accepted or rejected), 1 otherwise.
  */
 #include <arpa/inet.h>
@@ -245,6 +252,50 @@ static void exchange_iu(struct rdma_cm_id *id, struct ibv_pd *pd,
 		printf("reply=none\n");
 }
 
+/*
+ * -E: wait for the target's answer, which the RDMA CM delivers as
+ * CONNECT_RESPONSE because the QP is not the cm_id's, never send the RTU,
+ * and report the next CM event within @ms (the target giving up: a
+ * DISCONNECTED, REJECTED or UNREACHABLE, say). The process then exits;
+ * destroying the cm_id tells the target's CM.
+ */
+static int hold_unestablished(struct rdma_event_channel *ec,
+			      struct rdma_cm_id *id, struct ibv_qp *qp, int ms)
+{
+	struct rdma_cm_event *ev = next_event(ec, timeout_ms);
+	struct timespec t0, t1;
+	int rc = 1;
+
+	if (!ev) {
+		printf("result=error\n");
+	} else if (ev->event == RDMA_CM_EVENT_CONNECT_RESPONSE) {
+		printf("result=responded\n");
+		rc = 0;
+	} else if (ev->event == RDMA_CM_EVENT_REJECTED) {
+		printf("result=rejected\ncm_status=%d\n", ev->status);
+		rc = 0;
+	} else {
+		printf("result=error\n");
+		fprintf(stderr, "unexpected event %s\n",
+			rdma_event_str(ev->event));
+	}
+	if (ev)
+		rdma_ack_cm_event(ev);
+	if (rc == 0 && ev && ev->event == RDMA_CM_EVENT_CONNECT_RESPONSE) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		ev = next_event(ec, ms);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		printf("held_event=%s\n", ev ? rdma_event_str(ev->event) : "none");
+		printf("held_ms=%ld\n", (t1.tv_sec - t0.tv_sec) * 1000 +
+		       (t1.tv_nsec - t0.tv_nsec) / 1000000);
+		if (ev)
+			rdma_ack_cm_event(ev);
+	}
+	rdma_destroy_id(id);
+	ibv_destroy_qp(qp);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *addr = NULL, *port = "5555";
@@ -253,7 +304,8 @@ int main(int argc, char **argv)
 	int have_guid = 0, have_tpid = 0, hold_ms = 0, opt, rc = 1;
 	const char *ius[MAX_IUS];
 	int pads[MAX_IUS] = { 0 }, waits[MAX_IUS], n_ius = 0, repeat = 1;
-	int reply_ms = -1, i, r;
+	int reply_ms = -1, i, r, no_rtu_ms = 0;
+	struct ibv_qp *own_qp = NULL;
 	unsigned long it_iu_len = 8260, flags = 0, imm_off = 0;
 	struct rdma_event_channel *ec;
 	struct rdma_cm_id *id;
@@ -267,7 +319,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&req, 0, sizeof(req));
 	req.initiator_port_id[15] = 1;
-	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:s:S:r:W:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:g:t:i:l:f:o:H:T:s:S:r:W:E:")) != -1) {
 		switch (opt) {
 		case 'a':
 			addr = optarg;
@@ -297,6 +349,9 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			imm_off = strtoul(optarg, NULL, 0);
+			break;
+		case 'E':
+			no_rtu_ms = atoi(optarg);
 			break;
 		case 'H':
 			hold_ms = atoi(optarg);
@@ -369,7 +424,14 @@ int main(int argc, char **argv)
 	qpa.cap.max_recv_wr = 8;
 	qpa.cap.max_send_sge = 1;
 	qpa.cap.max_recv_sge = 1;
-	if (!cq || rdma_create_qp(id, pd, &qpa)) {
+	if (no_rtu_ms) {
+		own_qp = cq ? ibv_create_qp(pd, &qpa) : NULL;
+		if (!own_qp) {
+			perror("ibv_create_qp");
+			printf("result=error\n");
+			return 1;
+		}
+	} else if (!cq || rdma_create_qp(id, pd, &qpa)) {
 		perror("rdma_create_qp");
 		printf("result=error\n");
 		return 1;
@@ -382,11 +444,15 @@ int main(int argc, char **argv)
 	param.initiator_depth = 4;
 	param.retry_count = 7;
 	param.rnr_retry_count = 7;
+	if (own_qp)
+		param.qp_num = own_qp->qp_num;
 	if (rdma_connect(id, &param)) {
 		perror("rdma_connect");
 		printf("result=error\n");
 		return 1;
 	}
+	if (own_qp)
+		return hold_unestablished(ec, id, own_qp, no_rtu_ms);
 	ev = next_event(ec, timeout_ms);
 	if (!ev) {
 		printf("result=error\n");
@@ -456,7 +522,7 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr,
-		"usage: %s -a ADDR [-p PORT] -g GUID [-t HEX32] [-i HEX32] [-l LEN] [-f FLAGS] [-o OFF] [-H MS] [-T MS] [-s HEX|@FILE [-S LEN]]... [-r N] [-W MS]\n",
+		"usage: %s -a ADDR [-p PORT] -g GUID [-t HEX32] [-i HEX32] [-l LEN] [-f FLAGS] [-o OFF] [-H MS] [-T MS] [-s HEX|@FILE [-S LEN]]... [-r N] [-W MS] [-E MS]\n",
 		argv[0]);
 	return 2;
 }
