@@ -175,12 +175,14 @@ void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
 /*
  * Create CQ and QP once with @sq_size send queue entries and a CQ of
  * @cq_size. The QP's send queue is known only once it exists (the core
- * adds the WRs of the rdma_rw contexts, how many depends on the device):
- * if the CQ could then overrun, both are destroyed again, *@cq_need says
- * how large the CQ must be and -EAGAIN is returned.
+ * adds the WRs of the rdma_rw contexts, how many depends on the device),
+ * and it may hold more than the CQ has room for: the send WRs the channel
+ * posts (srpt_rdma_ch.sq_wrs plus the spare ones) are capped at the room
+ * the receives leave in the CQ, so the CQ cannot overrun even when a
+ * flush completes every posted WR at once.
  */
 static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
-				 u32 cq_size, bool use_srq, u32 *cq_need)
+				 u32 cq_size, bool use_srq)
 {
 	struct srpt_device *sdev = ch->sport->sdev;
 	const struct ib_device_attr *attrs = &sdev->device->attrs;
@@ -249,15 +251,9 @@ static int srpt_ch_try_create_qp(struct srpt_rdma_ch *ch, u32 sq_size,
 	 * The core added the WRs of the rdma_rw contexts to max_send_wr and
 	 * capped the sum at max_qp_wr, which a debug build may lower.
 	 */
-	max_send_wr = min(init->cap.max_send_wr, max_qp_wr);
+	max_send_wr = min3(init->cap.max_send_wr, max_qp_wr,
+			   cq_size - srpt_ch_cq_need(ch->rq_size, 0, !use_srq));
 	kfree(init);
-	*cq_need = srpt_ch_cq_need(ch->rq_size, max_send_wr, !use_srq);
-	if (*cq_need > cq_size) {
-		srpt_ch_dbg(ch, "CQ of %u entries too small for %u send WRs\n",
-			    cq_size, max_send_wr);
-		srpt_ch_destroy_qp(ch);
-		return -EAGAIN;
-	}
 	ch->sq_wrs = max_send_wr - SRPT_SQ_SPARE_WRS;
 	atomic_set(&ch->sq_wr_avail, ch->sq_wrs);
 	ch->sq_wr_max = min(sq_size / 2, ch->sq_wrs);
@@ -290,16 +286,16 @@ int srpt_ch_create_qp(struct srpt_rdma_ch *ch, bool use_srq)
 	u32 sq_size = max_t(u32, ch->sport->port_attrib.srp_sq_size,
 			    SRPT_MIN_SQ_SIZE);
 	u32 recv = srpt_ch_cq_need(ch->rq_size, 0, !use_srq);
-	u32 cq_size, cq_need;
+	u32 cq_size;
 	int i, ret;
 
 	/*
 	 * The CQ takes the receives plus the send queue (sq_size / 2
-	 * responses, as many rdma_rw WRs on most devices, the spare WRs) and
-	 * the CQ pool cannot give more than max_cqe in one CQ: asked for
-	 * more, ib_cq_pool_get() keeps allocating CQs that are all too
-	 * small. srpt_login_rq_size() left room for SRPT_MIN_SQ_SIZE; the
-	 * send queue gets what is left.
+	 * responses, as many rdma_rw WRs, the spare WRs; see
+	 * srpt_ch_try_create_qp()) and the CQ pool cannot give more than
+	 * max_cqe in one CQ: asked for more, ib_cq_pool_get() keeps
+	 * allocating CQs that are all too small. srpt_login_rq_size() left
+	 * room for SRPT_MIN_SQ_SIZE; the send queue gets what is left.
 	 */
 	if (max_cqe > recv + SRPT_SQ_SPARE_WRS &&
 	    sq_size > max_cqe - recv - SRPT_SQ_SPARE_WRS)
@@ -308,15 +304,9 @@ int srpt_ch_create_qp(struct srpt_rdma_ch *ch, bool use_srq)
 	cq_size = recv + sq_size + SRPT_SQ_SPARE_WRS;
 
 	for (;;) {
-		ret = srpt_ch_try_create_qp(ch, sq_size, cq_size, use_srq,
-					    &cq_need);
+		ret = srpt_ch_try_create_qp(ch, sq_size, cq_size, use_srq);
 		if (ret == 0)
 			break;
-		/* a device that needs more WRs per rdma_rw context */
-		if (ret == -EAGAIN && cq_need > cq_size && cq_need <= max_cqe) {
-			cq_size = cq_need;
-			continue;
-		}
 		if (sq_size <= SRPT_MIN_SQ_SIZE) {
 			srpt_ch_err_ratelimited(ch, "creating a QP failed: %d\n",
 						ret);
