@@ -285,11 +285,11 @@ bool srpt_debug_fail(const char *site)
 /*
  * The QP event debug_qp_event asks for, delivered by a work item: an HCA
  * raises asynchronous events from its own context, not from the channel's
- * CQ work (which the channel's close waits for), and with interrupts or
- * preemption off, so the handler runs with interrupts disabled here (a
- * handler that sleeps is reported on a kernel with
- * CONFIG_DEBUG_ATOMIC_SLEEP). The hook SRPT_DBG_QP_EVENT delays the
- * delivery, in the work item, before the handler runs. One at a time. Like an
+ * CQ work (which the channel's close waits for), and in atomic context,
+ * so the handler runs with preemption and interrupts disabled here (a
+ * handler that sleeps is reported as "scheduling while atomic", on any
+ * kernel). The hook SRPT_DBG_QP_EVENT delays the delivery, in the work
+ * item, before the handler runs. One at a time. Like an
  * HCA driver, whose QP destruction waits for the QP's event handlers, the
  * channel's QP destruction waits for this work (srpt_debug_qp_destroy()),
  * so the QP and its channel (the handler's context) outlive the handler
@@ -314,9 +314,11 @@ static void srpt_debug_qp_event_work(struct work_struct *work)
 	pr_info("debug QP event: delivering %s (%u)\n",
 		ib_event_msg(event.event), debug_event_type);
 	/* HCA drivers call the handler in atomic context, so does this */
+	preempt_disable();
 	local_irq_save(flags);
 	qp->event_handler(&event, qp->qp_context);
 	local_irq_restore(flags);
+	preempt_enable();
 	pr_info("debug QP event: handler returned\n");
 }
 

@@ -16,7 +16,8 @@
 # the QP's event handler with IB_EVENT_COMM_EST (not the CQ work itself: a
 # channel's close waits for its CQ work, an HCA's event does not; the QP's
 # destruction waits for the work, as an HCA's waits for its event
-# handlers) and calls the handler with interrupts off, as HCA drivers do;
+# handlers) and calls the handler with preemption and interrupts off, as
+# HCA drivers call it in atomic context;
 # the hook SRPT_DBG_QP_EVENT delays the delivery in that work item (the
 # handler itself must not sleep). The case logs in, arms both,
 # reads one block (its response's send completion queues the event),
