@@ -38,6 +38,11 @@
 # the hook ran (IUs waited and got driver-built responses), the channel is
 # released in bounded time, a new login is answered, no kernel warning (the
 # runner's dmesg check); at the end the module unloads.
+# On the SRQ the W IUs past the grant no longer wait: each goes straight
+# back to the SRQ and the channel is closed (docs/design.md, "SRQ credit
+# bound"; 321-srq-overrun), so S checks that instead of the hook, while
+# the release still waits for the LIO commands in the slow LUN. The race
+# of driver-built responses with the release is left to R there.
 # vmtest-timeout: 420
 
 RQ=128			# SRPT_MAX_RQ_SIZE: LIO tags of a channel
@@ -78,7 +83,15 @@ variant() {
 	fi
 	debug_hook 0 0
 	_n=$(count_since 'debug hook 3: sleeping')
-	if [ "$_n" -ge 1 ]; then
+	if [ "$_srq" = 1 ]; then
+		# past the grant on the SRQ: not handled, the channel closed
+		_c=$(count_since 'exceeded its credits .* on the SRQ; closing the channel')
+		if [ "$_c" -ge 1 ]; then
+			pass "$_v-over-credit" "$_c IUs past the grant refused, $_n driver-built responses"
+		else
+			fail "$_v-over-credit" "the flood past the grant did not close the channel"
+		fi
+	elif [ "$_n" -ge 1 ]; then
 		pass "$_v-hook" "$_n driver-built responses slept in their send completion"
 	else
 		fail "$_v-hook" "no driver-built response completed: no IU waited for a tag (flood slower than the LUN?)"
