@@ -61,6 +61,8 @@ enum {
 	SRPT_MAX_MAX_RDMA_SIZE	= 1U << 24,
 	SRPT_DEF_CH_DATA_MB	= 128,	/* = SRPT_MAX_CMD_DATA_LEN */
 	SRPT_MAX_CH_DATA_MB	= 1U << 20,
+	SRPT_DEF_NEXUS_DATA_MB	= 1024,	/* 8 channels at SRPT_DEF_CH_DATA_MB */
+	SRPT_DEF_PORT_DATA_MB	= 4096,	/* 4 such initiators */
 	SRPT_DEF_CH_SPARE_KB	= 256,
 	SRPT_RDMA_DEPTH		= 4,	/* responder resources, initiator depth */
 	SRPT_RDMA_CM_BACKLOG	= 128,
@@ -218,6 +220,9 @@ struct port_and_port_id {
  *	   serializes accepting a login against disconnecting it.
  * @nexus_list: srpt_nexus.entry nodes, one per I_T nexus that has a
  *		channel (see struct srpt_nexus); RCU for readers.
+ * @data_bytes: bytes of target-side data buffers the commands of all
+ *		channels of the port hold, charged against srpt_port_data_mb
+ *		like srpt_rdma_ch.data_bytes (srpt_charge_data()).
  * @released: the counters of the channels released so far; the release
  *	      work adds a channel's counters when it unlinks it, under
  *	      @mutex, so that the port counters (the sum of @released and of
@@ -247,6 +252,7 @@ struct srpt_port {
 	wait_queue_head_t	ch_wq;
 	struct mutex		mutex;		/* see @mutex above */
 	struct list_head	nexus_list;
+	atomic64_t		data_bytes;
 	struct srpt_counters	released;
 	spinlock_t		stats_lock;	/* see @stats_lock above */
 	u64			logins_accepted;
@@ -325,6 +331,11 @@ struct srpt_device {
  * @ch_list: srpt_rdma_ch.list nodes; writers hold srpt_port.mutex.
  * @i_port_id: initiator port ID from the login request.
  * @t_port_id: target port ID from the login request.
+ * @data_bytes: bytes of target-side data buffers the commands of all
+ *		channels of the nexus hold, charged against
+ *		srpt_nexus_data_mb like srpt_rdma_ch.data_bytes. A channel
+ *		is unlinked only after its commands are gone, so this is 0
+ *		when the nexus is freed.
  *
  * Lifetime: created by srpt_ch_link() for a login that already owns a LIO
  * session (so after the ACL check: a refused login never creates one) and
@@ -343,6 +354,7 @@ struct srpt_nexus {
 	struct list_head	ch_list;
 	u8			i_port_id[16];
 	u8			t_port_id[16];
+	atomic64_t		data_bytes;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -484,7 +496,8 @@ struct srpt_spare {
  * @rsp_with_data: the waiting response puts the RDMA WRITEs of its read
  *	       data in front of it (a data-in response built on srpt_rsp_wq
  *	       that found the send queue full, see srpt_queue_data_in()).
- * @data_charge: bytes this command charged to srpt_rdma_ch.data_bytes.
+ * @data_charge: bytes this command charged to srpt_rdma_ch.data_bytes
+ *		 and to those of its nexus and port.
  * @data_lun: LUN field of the command's SRP_CMD as it came, set with its
  *	      buffers; goes with the buffer into the pool (struct srpt_spare).
  * @rsp_entry: node in srpt_rdma_ch.rsp_wait_list while the response waits
@@ -624,7 +637,9 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  * @data_bytes: bytes of target-side data buffers the channel's commands
  *		hold (page-rounded per descriptor), charged against
  *		srpt_ch_data_mb in the CQ context when a command is received,
- *		given back when its buffers are freed (any context).
+ *		given back when its buffers are freed (any context). The
+ *		same charge goes to the nexus and the port (@nexus is set
+ *		before the channel can handle a command, and never changes).
  * @spare_list: pool of spare data buffers (struct srpt_spare), last in,
  *		first out: commands add the buffers they are done with from
  *		any context (llist_add()); only the caller that holds
@@ -843,6 +858,8 @@ extern u64 srpt_service_guid;
 extern unsigned int srp_max_req_size;
 extern unsigned int srpt_srq_size;
 extern unsigned int srpt_ch_data_mb;
+extern unsigned int srpt_nexus_data_mb;
+extern unsigned int srpt_port_data_mb;
 extern unsigned int srpt_ch_spare_kb;
 extern bool srpt_ib_cm_roce;
 extern struct ib_client srpt_client;

@@ -180,6 +180,7 @@ static void srpt_ch_unlink(struct srpt_rdma_ch *ch)
 	}
 	list_del_rcu(&ch->list);
 	if (nexus && list_empty(&nexus->ch_list)) {
+		WARN_ON_ONCE(atomic64_read(&nexus->data_bytes));
 		list_del_rcu(&nexus->entry);
 		kfree_rcu(nexus, rcu);
 	}

@@ -457,6 +457,17 @@ static bool srpt_spare_reuse(struct srpt_send_ioctx *sio,
 	return true;
 }
 
+/*
+ * The three levels a command's data buffers are charged to, in the order
+ * srpt_charge_data() takes them.
+ */
+static void srpt_uncharge_data(struct srpt_rdma_ch *ch, u64 charge)
+{
+	atomic64_sub(charge, &ch->sport->data_bytes);
+	atomic64_sub(charge, &ch->nexus->data_bytes);
+	atomic64_sub(charge, &ch->data_bytes);
+}
+
 /**
  * srpt_spare_keep() - put the data buffer of a finished command into the
  * channel's pool of spare buffers.
@@ -526,12 +537,29 @@ void srpt_free_rw_ctxs(struct srpt_send_ioctx *sio, u32 n)
 		kfree(sio->rw_ctxs);
 	sio->rw_ctxs = &sio->s_rw_ctx;
 	sio->n_rw_ctx = 0;
-	atomic64_sub(sio->data_charge, &sio->ch->data_bytes);
+	if (sio->data_charge)
+		srpt_uncharge_data(sio->ch, sio->data_charge);
 	sio->data_charge = 0;
 }
 
+/*
+ * Add @charge to @used unless that takes it past @budget while it held
+ * something before: a level that holds nothing admits any one command.
+ */
+static bool srpt_budget_take(atomic64_t *used, u64 charge, u64 budget)
+{
+	u64 now = atomic64_add_return(charge, used);
+
+	if (now > budget && now != charge) {
+		atomic64_sub(charge, used);
+		return false;
+	}
+	return true;
+}
+
 /**
- * srpt_charge_data() - reserve buffer space for a command in its channel.
+ * srpt_charge_data() - reserve buffer space for a command in its channel,
+ * nexus and port.
  * @sio: send context.
  * @iu: the SRP_CMD.
  * @desc: its parse result.
@@ -555,6 +583,14 @@ void srpt_free_rw_ctxs(struct srpt_send_ioctx *sio, u32 n)
  * The charge is the page-rounded size of every descriptor, which is what
  * target_alloc_sgl() allocates.
  *
+ * One initiator may open many channels, and many initiators share a port,
+ * so the same charge also goes against a budget of the I_T nexus
+ * (srpt_nexus_data_mb, default 1 GiB) and of the HCA port
+ * (srpt_port_data_mb, default 4 GiB), with the same rule at each level:
+ * refused if it takes the level past its budget while the level holds
+ * something else. So what a level holds never exceeds the larger of its
+ * budget and one command (128 MiB), whatever the number of channels.
+ *
  * Context: the channel's CQ context (commands of a channel are received
  *	    one at a time; buffers may be freed concurrently elsewhere).
  * Return: true if the command may allocate its buffers.
@@ -563,8 +599,7 @@ static bool srpt_charge_data(struct srpt_send_ioctx *sio, const void *iu,
 			     const struct srpt_cmd_desc *desc)
 {
 	struct srpt_rdma_ch *ch = sio->ch;
-	u64 budget = (u64)srpt_ch_data_mb << 20;
-	u64 charge = 0, used;
+	u64 charge = 0;
 	u32 i;
 
 	/* one descriptor (the usual case): its length is the data length */
@@ -577,13 +612,23 @@ static bool srpt_charge_data(struct srpt_send_ioctx *sio, const void *iu,
 		srpt_iu_get_desc(iu, desc, i, &va, &key, &len);
 		charge += PAGE_ALIGN((u64)len);
 	}
-	used = atomic64_add_return(charge, &ch->data_bytes);
-	if (used > budget && used != charge) {
-		atomic64_sub(charge, &ch->data_bytes);
+	if (!srpt_budget_take(&ch->data_bytes, charge,
+			      (u64)READ_ONCE(srpt_ch_data_mb) << 20))
 		return false;
-	}
+	if (!srpt_budget_take(&ch->nexus->data_bytes, charge,
+			      (u64)READ_ONCE(srpt_nexus_data_mb) << 20))
+		goto channel;
+	if (!srpt_budget_take(&ch->sport->data_bytes, charge,
+			      (u64)READ_ONCE(srpt_port_data_mb) << 20))
+		goto nexus;
 	sio->data_charge = charge;
 	return true;
+
+nexus:
+	atomic64_sub(charge, &ch->nexus->data_bytes);
+channel:
+	atomic64_sub(charge, &ch->data_bytes);
+	return false;
 }
 
 /*

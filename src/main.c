@@ -48,11 +48,11 @@ static int srpt_ch_data_mb_set(const char *val, const struct kernel_param *kp)
 	if (ret)
 		return ret;
 	if (mb < 1 || mb > SRPT_MAX_CH_DATA_MB) {
-		pr_warn("srpt_ch_data_mb=%u is out of range 1..%u\n", mb,
+		pr_warn("%s=%u is out of range 1..%u\n", kp->name, mb,
 			SRPT_MAX_CH_DATA_MB);
 		return -EINVAL;
 	}
-	*(unsigned int *)kp->arg = mb;
+	WRITE_ONCE(*(unsigned int *)kp->arg, mb);
 	return 0;
 }
 
@@ -65,6 +65,24 @@ module_param_cb(srpt_ch_data_mb, &srpt_ch_data_mb_ops, &srpt_ch_data_mb,
 		0444);
 MODULE_PARM_DESC(srpt_ch_data_mb,
 		 "MiB of data buffers the commands of one channel may hold; commands beyond get TASK SET FULL (1..1048576, default 128)");
+
+/*
+ * The same bound for all channels of one I_T nexus (one initiator port ID
+ * logged in to one target port ID of a port: however many channels it
+ * opens) and for all channels of an HCA port. Read for every command: a
+ * new value applies to the commands received from then on.
+ */
+unsigned int srpt_nexus_data_mb = SRPT_DEF_NEXUS_DATA_MB;
+module_param_cb(srpt_nexus_data_mb, &srpt_ch_data_mb_ops, &srpt_nexus_data_mb,
+		0644);
+MODULE_PARM_DESC(srpt_nexus_data_mb,
+		 "MiB of data buffers the commands of all channels of one initiator (I_T nexus) may hold; commands beyond get TASK SET FULL (1..1048576, default 1024)");
+
+unsigned int srpt_port_data_mb = SRPT_DEF_PORT_DATA_MB;
+module_param_cb(srpt_port_data_mb, &srpt_ch_data_mb_ops, &srpt_port_data_mb,
+		0644);
+MODULE_PARM_DESC(srpt_port_data_mb,
+		 "MiB of data buffers the commands of all channels of one HCA port may hold; commands beyond get TASK SET FULL (1..1048576, default 4096)");
 
 /*
  * Spare data buffers one channel may keep in its pool between commands,

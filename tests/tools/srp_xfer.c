@@ -64,6 +64,9 @@
  *     -R N       set the minimum RNR NAK timer of this QP to N (IB
  *                encoding, 1..31; e.g. 14 = 1.28 ms) once connected, so
  *                that the target retries a refused response quickly
+ *     -M         log in with SRP_MULTICHAN_MULTI: other channels of the
+ *                same initiator port ID stay (default: SINGLE, which
+ *                makes the target close them)
  *
  * The region is filled with 0xa5 before the commands are sent (for -D out
  * it is the data the target reads).
@@ -363,7 +366,7 @@ int main(int argc, char **argv)
 	memset(&req, 0, sizeof(req));
 	memset(cdb, 0, sizeof(cdb));
 	req.initiator_port_id[15] = 1;
-	while ((opt = getopt(argc, argv, "a:p:g:i:c:D:d:m:e:n:w:T:A:W:R:K:r:E:P:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:g:i:c:D:d:m:e:n:w:T:A:W:R:K:r:E:P:M")) != -1) {
 		switch (opt) {
 		case 'a':
 			addr = optarg;
@@ -414,6 +417,9 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			min_rnr = atoi(optarg);
+			break;
+		case 'M':
+			req.req_flags = 1;	/* SRP_MULTICHAN_MULTI */
 			break;
 		case 'K':
 			kmsg_text = optarg;
@@ -734,7 +740,7 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr,
-		"usage: %s -a ADDR [-p PORT] -g GUID -c CDB [-i HEX32] [-D in|out] [-d LEN] [-m LEN] [-e LEN] [-n N] [-w MS] [-T MS] [-A MS [-W MS [-K TEXT [-E TEXT]]] [-r N]] [-P CDB] [-R N]\n",
+		"usage: %s -a ADDR [-p PORT] -g GUID -c CDB [-i HEX32] [-D in|out] [-d LEN] [-m LEN] [-e LEN] [-n N] [-w MS] [-T MS] [-A MS [-W MS [-K TEXT [-E TEXT]]] [-r N]] [-P CDB] [-R N] [-M]\n",
 		argv[0]);
 	return 2;
 }
