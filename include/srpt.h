@@ -384,11 +384,17 @@ struct srpt_ioctx {
  * @wait_list: node in srpt_rdma_ch.cmd_wait_list from its receive
  *	       completion until it is handled; srpt_rdma_ch.wait_lock.
  * @byte_len: bytes received (wc->byte_len; peer-controlled).
+ * @srq_sdev: the HCA whose SRQ the buffer belongs to, NULL for a buffer of
+ *	      a channel's own ring; set at SRQ creation, then immutable. A
+ *	      flushed SRQ receive goes back to the SRQ through it, without
+ *	      looking at the QP or channel it completed on (see
+ *	      srpt_recv_failed()).
  */
 struct srpt_recv_ioctx {
 	struct srpt_ioctx	ioctx;
 	struct list_head	wait_list;
 	u32			byte_len;
+	struct srpt_device	*srq_sdev;
 };
 
 /**

@@ -79,7 +79,9 @@ enum srpt_debug_point {
 	SRPT_DBG_SRQ_SWITCH	= 8,
 };
 
+struct ib_cq;
 struct ib_qp;
+struct ib_wc;
 
 #ifdef SRPT_DEBUG_HOOKS
 void srpt_debug_init(void);
@@ -89,6 +91,8 @@ u32 srpt_debug_max_qp_wr(u32 hca_max);
 bool srpt_debug_fail(const char *site);
 void srpt_debug_qp_event(struct ib_qp *qp);
 void srpt_debug_qp_destroy(struct ib_qp *qp);
+bool srpt_debug_hold_recv(struct ib_cq *cq, struct ib_wc *wc);
+void srpt_debug_srq_destroy(void);
 void srpt_debug_exit(void);
 #else
 static inline void srpt_debug_init(void)
@@ -119,6 +123,15 @@ static inline void srpt_debug_qp_event(struct ib_qp *qp)
 }
 
 static inline void srpt_debug_qp_destroy(struct ib_qp *qp)
+{
+}
+
+static inline bool srpt_debug_hold_recv(struct ib_cq *cq, struct ib_wc *wc)
+{
+	return false;
+}
+
+static inline void srpt_debug_srq_destroy(void)
 {
 }
 

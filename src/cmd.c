@@ -631,12 +631,25 @@ static noinline void srpt_recv_enqueue(struct srpt_rdma_ch *ch,
 /*
  * A receive that failed. Out of line: the repost below would cost every
  * successful receive a stack frame with a canary.
+ *
+ * A flush of an SRQ buffer may come after its channel, and even its QP,
+ * have been freed: a QP can take an SRQ buffer (the first packet of a
+ * message) and complete it with a flush when it goes to the error state,
+ * and when an HCA never raises Last WQE Reached, the release work cannot
+ * know when that flush has come (srpt_ch_drain_qp()). Such a completion
+ * carries a stale wc->qp: it is given back to the SRQ through the buffer's
+ * own HCA pointer and nothing else is looked at. Other errors come from a
+ * QP still in use (they are what moves it to the error state), before any
+ * drain marker, so the channel can be charged with them.
  */
-static noinline void srpt_recv_failed(struct srpt_rdma_ch *ch,
-				      struct srpt_recv_ioctx *rio,
+static noinline void srpt_recv_failed(struct srpt_recv_ioctx *rio,
 				      struct ib_wc *wc)
 {
+	struct srpt_rdma_ch *ch;
+	int ret;
+
 	if (wc->status != IB_WC_WR_FLUSH_ERR) {
+		ch = wc->qp->qp_context;
 		atomic64_inc(&ch->stats.recv_errors);
 		srpt_ch_warn_ratelimited(ch, "receive failed: %s\n",
 					 ib_wc_status_msg(wc->status));
@@ -648,8 +661,12 @@ static noinline void srpt_recv_failed(struct srpt_rdma_ch *ch,
 	 * for good. A buffer of the channel's own ring is freed with the
 	 * ring; its QP is in the error state now.
 	 */
-	if (wc->qp->srq)
-		srpt_recv_repost(ch, rio);
+	if (!rio->srq_sdev)
+		return;
+	ret = srpt_post_recv(rio->srq_sdev, NULL, rio);
+	if (ret)
+		pr_info_ratelimited("reposting an SRQ receive buffer failed: %d\n",
+				    ret);
 }
 
 /**
@@ -701,16 +718,21 @@ static noinline bool srpt_recv_over_credit(struct srpt_rdma_ch *ch,
  */
 void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct srpt_rdma_ch *ch = wc->qp->qp_context;
 	struct srpt_recv_ioctx *rio =
 		container_of(wc->wr_cqe, struct srpt_recv_ioctx, ioctx.cqe);
-	struct srpt_device *sdev = ch->sport->sdev;
+	struct srpt_rdma_ch *ch;
+	struct srpt_device *sdev;
 	int req_lim, idle = 0;
 
+	if (srpt_debug_hold_recv(cq, wc))
+		return;
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		srpt_recv_failed(ch, rio, wc);
+		/* before anything of wc->qp is looked at: see there */
+		srpt_recv_failed(rio, wc);
 		return;
 	}
+	ch = wc->qp->qp_context;
+	sdev = ch->sport->sdev;
 	rio->byte_len = wc->byte_len;
 	ib_dma_sync_single_for_cpu(sdev->device, rio->ioctx.dma,
 				   rio->ioctx.offset + srp_max_req_size,

@@ -24,6 +24,14 @@
  *                      have a work item deliver that event to the channel's
  *                      QP event handler, once; reads back 0 once it was
  *                      queued
+ * and one that makes a receive completion arrive late, as a flush, the way
+ * an HCA that never raises Last WQE Reached can deliver one after the
+ * channel is gone (tests/vm/cases/325-late-srq-flush.sh):
+ *   debug_hold_recv    writing MS makes the next successful receive of an
+ *                      SRQ buffer be held back (the IU is not handled) and
+ *                      delivered MS ms later by a work item, with the
+ *                      status IB_WC_WR_FLUSH_ERR and its original wc->qp,
+ *                      once; reads back 0 once a receive was taken
  * and three that make one allocation (or verbs call) of the driver fail, so
  * that the error paths run (tests/vm/cases/213-alloc-failures.sh):
  *   debug_fail_nth     writing N (re)starts the count: the Nth call of a
@@ -57,6 +65,7 @@
 
 #include "srpt.h"
 #include "srpt_debug.h"
+#include "srpt_io.h"
 
 static unsigned int debug_delay_point;
 module_param(debug_delay_point, uint, 0644);
@@ -365,6 +374,71 @@ void srpt_debug_qp_destroy(struct ib_qp *qp)
 	flush_work(&debug_event_work);
 }
 
+static unsigned int debug_hold_recv;
+module_param(debug_hold_recv, uint, 0644);
+MODULE_PARM_DESC(debug_hold_recv,
+		 "Debug build only: hold the next SRQ receive back for this many ms and deliver it as a flush, once (0 = off)");
+
+/* the receive held back: one at a time (debug_hold_work pending) */
+static struct ib_cq *debug_hold_cq;
+static struct ib_wc debug_hold_wc;
+
+static void srpt_debug_hold_work_fn(struct work_struct *work)
+{
+	pr_info("debug hold recv: delivering the held-back receive as a flush\n");
+	debug_hold_wc.wr_cqe->done(debug_hold_cq, &debug_hold_wc);
+	pr_info("debug hold recv: delivered\n");
+}
+
+static DECLARE_DELAYED_WORK(debug_hold_work, srpt_debug_hold_work_fn);
+
+/**
+ * srpt_debug_hold_recv() - hold a receive completion back, see
+ * debug_hold_recv.
+ * @cq: the CQ it completed on (a pool CQ of the HCA: it outlives channels).
+ * @wc: the completion.
+ *
+ * Context: srpt_recv_done(), before it looks at @wc.
+ * Return: true if the completion was taken and must not be handled now.
+ */
+bool srpt_debug_hold_recv(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srpt_recv_ioctx *rio;
+	unsigned int ms;
+
+	if (likely(!READ_ONCE(debug_hold_recv)) || wc->status != IB_WC_SUCCESS)
+		return false;
+	rio = container_of(wc->wr_cqe, struct srpt_recv_ioctx, ioctx.cqe);
+	if (!rio->srq_sdev || delayed_work_pending(&debug_hold_work))
+		return false;
+	ms = xchg(&debug_hold_recv, 0);
+	if (!ms)
+		return false;
+	debug_hold_cq = cq;
+	debug_hold_wc = *wc;
+	debug_hold_wc.status = IB_WC_WR_FLUSH_ERR;
+	pr_info("debug hold recv: holding back a receive of QP %u for %u ms\n",
+		wc->qp->qp_num, ms);
+	queue_delayed_work(system_unbound_wq, &debug_hold_work,
+			   msecs_to_jiffies(min(ms, SRPT_DEBUG_SLEEP_MAX_MS)));
+	return true;
+}
+
+/**
+ * srpt_debug_srq_destroy() - drop a held-back receive before its SRQ goes.
+ *
+ * Its buffer is freed with the SRQ's ring, so it must not be delivered
+ * after that (a real HCA has no CQE left for an SRQ once every QP on it
+ * is destroyed and the SRQ is).
+ *
+ * Context: process context (srpt_srq_destroy()).
+ */
+void srpt_debug_srq_destroy(void)
+{
+	if (cancel_delayed_work_sync(&debug_hold_work))
+		pr_info("debug hold recv: dropped with the SRQ\n");
+}
+
 /**
  * srpt_debug_init() - say at load that this module is a test build.
  *
@@ -385,4 +459,5 @@ void srpt_debug_init(void)
 void srpt_debug_exit(void)
 {
 	flush_work(&debug_event_work);
+	cancel_delayed_work_sync(&debug_hold_work);
 }

@@ -75,6 +75,8 @@ int srpt_srq_create(struct srpt_device *sdev)
 		goto put_cache;
 	}
 
+	for (i = 0; i < sdev->srq_size; i++)
+		ring[i]->srq_sdev = sdev;
 	sdev->srq = srq;
 	sdev->req_buf_cache = cache;
 	sdev->ioctx_ring = ring;
@@ -195,6 +197,7 @@ int srpt_srq_destroy(struct srpt_device *sdev)
 		return ret;
 	}
 
+	srpt_debug_srq_destroy();
 	srpt_free_recv_ring(sdev, sdev->ioctx_ring, sdev->srq_size,
 			    sdev->req_buf_cache);
 	srpt_cache_put(sdev->req_buf_cache);
