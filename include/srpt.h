@@ -61,7 +61,9 @@ enum {
 	SRPT_MAX_MAX_RDMA_SIZE	= 1U << 24,
 	SRPT_DEF_CH_DATA_MB	= 128,	/* = SRPT_MAX_CMD_DATA_LEN */
 	SRPT_MAX_CH_DATA_MB	= 1U << 20,
-	SRPT_DEF_NEXUS_DATA_MB	= 1024,	/* 8 channels at SRPT_DEF_CH_DATA_MB */
+	SRPT_DEF_ACL_DATA_MB	= 1024,	/* 8 channels at SRPT_DEF_CH_DATA_MB */
+	SRPT_DEF_ACL_MAX_CH	= 64,	/* ib_srp: ch_count <= 4 per socket */
+	SRPT_MAX_ACL_MAX_CH	= 65535,
 	SRPT_DEF_PORT_DATA_MB	= 4096,	/* 4 such initiators */
 	SRPT_DEF_CH_SPARE_KB	= 256,
 	SRPT_RDMA_DEPTH		= 4,	/* responder resources, initiator depth */
@@ -157,13 +159,25 @@ enum {
  *	  node_acl_size) and frees it with the ACL directory.
  * @flags: SRPT_NACL_* bits, set atomically (test_and_set_bit()) by login
  *	   handlers that hold a session of this ACL, which keeps it alive.
+ * @data_bytes: bytes of target-side data buffers the commands of all
+ *		channels whose sessions belong to this ACL hold, charged
+ *		against srpt_acl_data_mb like srpt_rdma_ch.data_bytes
+ *		(srpt_charge_data()). Only commands of a session use it, and
+ *		a session keeps its ACL allocated (LIO frees an ACL after its
+ *		last session), so it is valid wherever it is charged.
+ * @channels: channels with a session of this ACL, from srpt_ch_link() to
+ *	      their release work (which clears srpt_rdma_ch.nacl), at most
+ *	      srpt_acl_max_ch when a login links; protected by srpt_port.mutex
+ *	      of the port of the ACL's TPG (an ACL's channels are all on it).
  *
- * Nothing else is stored per ACL: LIO matches the ACL name against the
- * session name (docs/design.md, "Session and ACL names").
+ * LIO matches the ACL name against the session name (docs/design.md,
+ * "Session and ACL names").
  */
 struct srpt_node_acl {
 	struct se_node_acl	nacl;
 	unsigned long		flags;
+	atomic64_t		data_bytes;
+	unsigned int		channels;
 };
 
 /**
@@ -331,11 +345,6 @@ struct srpt_device {
  * @ch_list: srpt_rdma_ch.list nodes; writers hold srpt_port.mutex.
  * @i_port_id: initiator port ID from the login request.
  * @t_port_id: target port ID from the login request.
- * @data_bytes: bytes of target-side data buffers the commands of all
- *		channels of the nexus hold, charged against
- *		srpt_nexus_data_mb like srpt_rdma_ch.data_bytes. A channel
- *		is unlinked only after its commands are gone, so this is 0
- *		when the nexus is freed.
  *
  * Lifetime: created by srpt_ch_link() for a login that already owns a LIO
  * session (so after the ACL check: a refused login never creates one) and
@@ -354,7 +363,6 @@ struct srpt_nexus {
 	struct list_head	ch_list;
 	u8			i_port_id[16];
 	u8			t_port_id[16];
-	atomic64_t		data_bytes;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -503,7 +511,7 @@ struct srpt_spare {
  *	       data in front of it (a data-in response built on srpt_rsp_wq
  *	       that found the send queue full, see srpt_queue_data_in()).
  * @data_charge: bytes this command charged to srpt_rdma_ch.data_bytes
- *		 and to those of its nexus and port.
+ *		 and to those of its ACL and port.
  * @data_lun: LUN field of the command's SRP_CMD as it came, set with its
  *	      buffers; goes with the buffer into the pool (struct srpt_spare).
  * @rsp_entry: node in srpt_rdma_ch.rsp_wait_list while the response waits
@@ -644,8 +652,10 @@ static inline void srpt_stat_add(u64 *counter, u64 n)
  *		hold (page-rounded per descriptor), charged against
  *		srpt_ch_data_mb in the CQ context when a command is received,
  *		given back when its buffers are freed (any context). The
- *		same charge goes to the nexus and the port (@nexus is set
- *		before the channel can handle a command, and never changes).
+ *		same charge goes to @acl_data_bytes and to the port's.
+ * @acl_data_bytes: srpt_node_acl.data_bytes of the ACL of the channel's
+ *		    session; set with the session in srpt_ch_link(), before
+ *		    the channel can handle a command, then immutable.
  * @spare_list: pool of spare data buffers (struct srpt_spare), last in,
  *		first out: commands add the buffers they are done with from
  *		any context (llist_add()); only the caller that holds
@@ -802,6 +812,7 @@ struct srpt_rdma_ch {
 	u32			sq_wr_max;
 	u32			sq_wrs;
 	atomic64_t		data_bytes;
+	atomic64_t		*acl_data_bytes;
 	struct llist_head	spare_list;
 	atomic_t		spare_pages;
 	struct srpt_port	*sport;
@@ -864,7 +875,8 @@ extern u64 srpt_service_guid;
 extern unsigned int srp_max_req_size;
 extern unsigned int srpt_srq_size;
 extern unsigned int srpt_ch_data_mb;
-extern unsigned int srpt_nexus_data_mb;
+extern unsigned int srpt_acl_data_mb;
+extern unsigned int srpt_acl_max_ch;
 extern unsigned int srpt_port_data_mb;
 extern unsigned int srpt_ch_spare_kb;
 extern bool srpt_ib_cm_roce;

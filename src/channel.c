@@ -163,6 +163,15 @@ void srpt_port_login_rejected(struct srpt_port *sport, u32 reason,
 	spin_unlock(&sport->stats_lock);
 }
 
+/* Free a nexus that has no channel left. Caller holds sport->mutex. */
+static void srpt_nexus_free_if_empty(struct srpt_nexus *nexus)
+{
+	if (list_empty(&nexus->ch_list)) {
+		list_del_rcu(&nexus->entry);
+		kfree_rcu(nexus, rcu);
+	}
+}
+
 /*
  * Take a released channel off its nexus and free the nexus if that was its
  * last channel. Caller holds sport->mutex.
@@ -179,11 +188,8 @@ static void srpt_ch_unlink(struct srpt_rdma_ch *ch)
 		srpt_counters_add(&ch->sport->released, &c);
 	}
 	list_del_rcu(&ch->list);
-	if (nexus && list_empty(&nexus->ch_list)) {
-		WARN_ON_ONCE(atomic64_read(&nexus->data_bytes));
-		list_del_rcu(&nexus->entry);
-		kfree_rcu(nexus, rcu);
-	}
+	if (nexus)
+		srpt_nexus_free_if_empty(nexus);
 }
 
 /**
@@ -650,6 +656,9 @@ static void srpt_release_channel_work(struct work_struct *w)
 		 * ACLs.
 		 */
 		mutex_lock(&sport->mutex);
+		if (ch->nacl)
+			container_of(ch->nacl, struct srpt_node_acl,
+				     nacl)->channels--;
 		ch->sess = NULL;
 		ch->nacl = NULL;
 		mutex_unlock(&sport->mutex);
@@ -695,15 +704,24 @@ static bool srpt_ch_tpg_enabled(struct srpt_rdma_ch *ch)
  * The nexus is looked up or created here, after the ACL check, so that
  * refused logins leave nothing behind.
  *
+ * The channels of the session's ACL are counted (srpt_node_acl.channels)
+ * and bounded by srpt_acl_max_ch; with @single the channels of the same
+ * ACL that this login closes do not count.
+ *
  * Return: 0 if the channel was linked and the port and the TPG of its
  * session are still enabled; -ENODEV if it was linked but the port or that
  * TPG has been disabled meanwhile (a later disable finds the linked channel
- * and closes it); -ENOMEM if no nexus could be allocated (the channel is not
- * linked). The login must be rejected on any error.
+ * and closes it); -ENOMEM if no nexus could be allocated and -EMLINK if the
+ * ACL has srpt_acl_max_ch channels already (in both cases the channel is
+ * not linked and nothing was closed). The login must be rejected on any
+ * error.
  */
 int srpt_ch_link(struct srpt_rdma_ch *ch, const u8 i_port_id[16],
 		 const u8 t_port_id[16], bool single, u8 *rsp_flags)
 {
+	struct srpt_node_acl *nacl = container_of(ch->sess->se_node_acl,
+						  struct srpt_node_acl, nacl);
+	unsigned int max_ch = READ_ONCE(srpt_acl_max_ch), going = 0;
 	struct srpt_port *sport = ch->sport;
 	struct srpt_nexus *nexus;
 	struct srpt_rdma_ch *other;
@@ -713,6 +731,16 @@ int srpt_ch_link(struct srpt_rdma_ch *ch, const u8 i_port_id[16],
 	nexus = srpt_get_nexus(sport, i_port_id, t_port_id);
 	if (!nexus) {
 		ret = -ENOMEM;
+		goto unlock;
+	}
+	if (single)
+		list_for_each_entry(other, &nexus->ch_list, list)
+			going += other->nacl == &nacl->nacl;
+	if (nacl->channels - going >= max_ch) {
+		srpt_ch_info(ch, "initiator %s has %u channels (srpt_acl_max_ch %u): login refused\n",
+			     nacl->nacl.initiatorname, nacl->channels, max_ch);
+		srpt_nexus_free_if_empty(nexus);
+		ret = -EMLINK;
 		goto unlock;
 	}
 	if (single) {
@@ -728,7 +756,9 @@ int srpt_ch_link(struct srpt_rdma_ch *ch, const u8 i_port_id[16],
 	}
 	ch->nexus = nexus;
 	ch->id = atomic_inc_return(&srpt_ch_last_id);
-	ch->nacl = ch->sess->se_node_acl;
+	ch->nacl = &nacl->nacl;
+	ch->acl_data_bytes = &nacl->data_bytes;
+	nacl->channels++;
 	list_add_tail_rcu(&ch->list, &nexus->ch_list);
 	if (!sport->enabled || !srpt_ch_tpg_enabled(ch))
 		ret = -ENODEV;

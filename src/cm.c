@@ -443,7 +443,9 @@ static int srpt_cm_req_recv(struct srpt_login *l)
 	ret = srpt_ch_link(l->ch, req->initiator_port_id, req->target_port_id,
 			   srpt_login_single_channel(req), &l->rsp_flags);
 	if (ret) {
-		l->reason = SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
+		l->reason = ret == -EMLINK ?
+			SRPT_LOGIN_REJ_CHANNEL_LIMIT_REACHED :
+			SRPT_LOGIN_REJ_INSUFFICIENT_RESOURCES;
 		return srpt_login_reject(l, ret);
 	}
 	srpt_debug_delay(SRPT_DBG_LOGIN_LINKED);

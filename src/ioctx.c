@@ -464,7 +464,7 @@ static bool srpt_spare_reuse(struct srpt_send_ioctx *sio,
 static void srpt_uncharge_data(struct srpt_rdma_ch *ch, u64 charge)
 {
 	atomic64_sub(charge, &ch->sport->data_bytes);
-	atomic64_sub(charge, &ch->nexus->data_bytes);
+	atomic64_sub(charge, ch->acl_data_bytes);
 	atomic64_sub(charge, &ch->data_bytes);
 }
 
@@ -559,7 +559,7 @@ static bool srpt_budget_take(atomic64_t *used, u64 charge, u64 budget)
 
 /**
  * srpt_charge_data() - reserve buffer space for a command in its channel,
- * nexus and port.
+ * ACL and port.
  * @sio: send context.
  * @iu: the SRP_CMD.
  * @desc: its parse result.
@@ -584,8 +584,8 @@ static bool srpt_budget_take(atomic64_t *used, u64 charge, u64 budget)
  * target_alloc_sgl() allocates.
  *
  * One initiator may open many channels, and many initiators share a port,
- * so the same charge also goes against a budget of the I_T nexus
- * (srpt_nexus_data_mb, default 1 GiB) and of the HCA port
+ * so the same charge also goes against a budget of the initiator's ACL
+ * (srpt_acl_data_mb, default 1 GiB) and of the HCA port
  * (srpt_port_data_mb, default 4 GiB), with the same rule at each level:
  * refused if it takes the level past its budget while the level holds
  * something else. So what a level holds never exceeds the larger of its
@@ -615,17 +615,17 @@ static bool srpt_charge_data(struct srpt_send_ioctx *sio, const void *iu,
 	if (!srpt_budget_take(&ch->data_bytes, charge,
 			      (u64)READ_ONCE(srpt_ch_data_mb) << 20))
 		return false;
-	if (!srpt_budget_take(&ch->nexus->data_bytes, charge,
-			      (u64)READ_ONCE(srpt_nexus_data_mb) << 20))
+	if (!srpt_budget_take(ch->acl_data_bytes, charge,
+			      (u64)READ_ONCE(srpt_acl_data_mb) << 20))
 		goto channel;
 	if (!srpt_budget_take(&ch->sport->data_bytes, charge,
 			      (u64)READ_ONCE(srpt_port_data_mb) << 20))
-		goto nexus;
+		goto acl;
 	sio->data_charge = charge;
 	return true;
 
-nexus:
-	atomic64_sub(charge, &ch->nexus->data_bytes);
+acl:
+	atomic64_sub(charge, ch->acl_data_bytes);
 channel:
 	atomic64_sub(charge, &ch->data_bytes);
 	return false;

@@ -67,16 +67,49 @@ MODULE_PARM_DESC(srpt_ch_data_mb,
 		 "MiB of data buffers the commands of one channel may hold; commands beyond get TASK SET FULL (1..1048576, default 128)");
 
 /*
- * The same bound for all channels of one I_T nexus (one initiator port ID
- * logged in to one target port ID of a port: however many channels it
- * opens) and for all channels of an HCA port. Read for every command: a
- * new value applies to the commands received from then on.
+ * The same bound for all channels of the sessions of one ACL (one
+ * initiator as the administrator admitted it: however many channels and
+ * initiator port IDs it logs in with) and for all channels of an HCA
+ * port. Read for every command: a new value applies to the commands
+ * received from then on.
  */
-unsigned int srpt_nexus_data_mb = SRPT_DEF_NEXUS_DATA_MB;
-module_param_cb(srpt_nexus_data_mb, &srpt_ch_data_mb_ops, &srpt_nexus_data_mb,
+unsigned int srpt_acl_data_mb = SRPT_DEF_ACL_DATA_MB;
+module_param_cb(srpt_acl_data_mb, &srpt_ch_data_mb_ops, &srpt_acl_data_mb,
 		0644);
-MODULE_PARM_DESC(srpt_nexus_data_mb,
-		 "MiB of data buffers the commands of all channels of one initiator (I_T nexus) may hold; commands beyond get TASK SET FULL (1..1048576, default 1024)");
+MODULE_PARM_DESC(srpt_acl_data_mb,
+		 "MiB of data buffers the commands of all channels of one initiator (ACL) may hold; commands beyond get TASK SET FULL (1..1048576, default 1024)");
+
+/*
+ * Channels all sessions of one ACL may have at a time (srpt_ch_link()):
+ * each costs its rings and queues, srp_rq_size receive buffers of
+ * srp_max_req_size bytes, whatever its commands hold.
+ */
+unsigned int srpt_acl_max_ch = SRPT_DEF_ACL_MAX_CH;
+
+static int srpt_acl_max_ch_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	if (n < 1 || n > SRPT_MAX_ACL_MAX_CH) {
+		pr_warn("%s=%u is out of range 1..%u\n", kp->name, n,
+			SRPT_MAX_ACL_MAX_CH);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, n);
+	return 0;
+}
+
+static const struct kernel_param_ops srpt_acl_max_ch_ops = {
+	.set = srpt_acl_max_ch_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(srpt_acl_max_ch, &srpt_acl_max_ch_ops, &srpt_acl_max_ch, 0644);
+MODULE_PARM_DESC(srpt_acl_max_ch,
+		 "Channels all sessions of one initiator (ACL) may have at a time; further logins are rejected (1..65535, default 64)");
 
 unsigned int srpt_port_data_mb = SRPT_DEF_PORT_DATA_MB;
 module_param_cb(srpt_port_data_mb, &srpt_ch_data_mb_ops, &srpt_port_data_mb,

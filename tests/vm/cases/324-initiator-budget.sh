@@ -8,17 +8,26 @@
 # posting no receive buffer for 15 s: every admitted command keeps its
 # 16 MiB meanwhile, the others get TASK SET FULL. MemFree (the target runs
 # in this guest) is sampled by each tool.
-#  - one initiator port ID on all 4 channels, srpt_nexus_data_mb=128: at
+#  - one initiator port ID on all 4 channels, srpt_acl_data_mb=128: at
 #    most 8 commands are admitted in all (8 x 16 MiB), pinned memory stays
 #    within 128 MiB (before: 32 admitted, 512 MiB); meanwhile a second
 #    initiator's commands all run;
-#  - 4 initiator port IDs, srpt_nexus_data_mb=1024 and srpt_port_data_mb=128:
-#    the same bound for the port;
+#  - 4 initiator port IDs with an ACL each, srpt_acl_data_mb=1024 and
+#    srpt_port_data_mb=128: the same bound for the port;
+#  - on a GUID-named port whose one ACL is the initiator's address (an
+#    RDMA/CM login's session name), 4 initiator port IDs: one ACL, so one
+#    budget of 128 MiB, however many I_T nexuses the initiator makes up;
 #  - the parameters' defaults (1024, 4096) and their range (0 refused).
-# vmtest-timeout: 300
+# And the channels of one ACL (srpt_acl_max_ch, default 64): with 2, two
+# MULTI logins of srp_login are accepted and a third, also with another
+# initiator port ID of the same ACL, is rejected with CHANNEL_LIMIT_REACHED;
+# a SINGLE login (a relogin) is accepted and closes the two; afterwards
+# another channel is accepted again.
+# vmtest-timeout: 420
 
 requires tool srp_xfer
-requires ours "srpt_nexus_data_mb and srpt_port_data_mb are srpt-dkms parameters"
+requires tool srp_login
+requires ours "srpt_acl_data_mb and srpt_port_data_mb are srpt-dkms parameters"
 
 P=/sys/module/ib_srpt/parameters
 N=8
@@ -40,15 +49,24 @@ while [ $k -le $((K + 1)) ]; do
 done
 # shellcheck disable=SC2086
 case_begin --attr use_srq=0 --attr srp_sq_size=4096 $acls
-on_exit 'echo 1024 > $P/srpt_nexus_data_mb; echo 4096 > $P/srpt_port_data_mb'
+on_exit 'echo 1024 > $P/srpt_acl_data_mb; echo 4096 > $P/srpt_port_data_mb; echo 64 > $P/srpt_acl_max_ch'
 
-[ "$(cat $P/srpt_nexus_data_mb 2>/dev/null)" = 1024 ] &&
-	pass nexus-default 1024 || fail nexus-default "'$(cat $P/srpt_nexus_data_mb 2>&1)'"
+[ "$(cat $P/srpt_acl_data_mb 2>/dev/null)" = 1024 ] &&
+	pass acl-default 1024 || fail acl-default "'$(cat $P/srpt_acl_data_mb 2>&1)'"
 [ "$(cat $P/srpt_port_data_mb 2>/dev/null)" = 4096 ] &&
 	pass port-default 4096 || fail port-default "'$(cat $P/srpt_port_data_mb 2>&1)'"
+[ "$(cat $P/srpt_acl_max_ch 2>/dev/null)" = 64 ] &&
+	pass max-ch-default 64 || fail max-ch-default "'$(cat $P/srpt_acl_max_ch 2>&1)'"
+for v in 0 65536; do
+	if cfs_write $P/srpt_acl_max_ch $v; then
+		fail "max-ch-range-$v" "srpt_acl_max_ch=$v accepted"
+	else
+		pass "max-ch-range-$v" "refused: $ERR"
+	fi
+done
 for v in 0 1048577 x; do
-	if cfs_write $P/srpt_nexus_data_mb $v; then
-		fail "range-$v" "srpt_nexus_data_mb=$v accepted"
+	if cfs_write $P/srpt_acl_data_mb $v; then
+		fail "range-$v" "srpt_acl_data_mb=$v accepted"
 	else
 		pass "range-$v" "refused: $ERR"
 	fi
@@ -82,7 +100,7 @@ hold() {
 			> /tmp/324.$_k 2>&1 &
 		_k=$((_k + 1))
 	done
-	if [ "$1" = nexus ]; then
+	if [ "$1" = acl-channels ]; then
 		# a second initiator, while the first holds its budget
 		nap 5
 		OUT=$(srp_tool srp_xfer -i "$(ipid_of $((K + 1)))" \
@@ -129,9 +147,69 @@ hold() {
 	fi
 }
 
-cfs_write $P/srpt_nexus_data_mb 128 || fail set-nexus "$ERR"
-hold nexus 128 1
+cfs_write $P/srpt_acl_data_mb 128 || fail set-acl "$ERR"
+hold acl-channels 128 1
 
-cfs_write $P/srpt_nexus_data_mb 1024 || fail reset-nexus "$ERR"
+cfs_write $P/srpt_acl_data_mb 1024 || fail reset-acl "$ERR"
 cfs_write $P/srpt_port_data_mb 128 || fail set-port "$ERR"
 hold port 128 0
+
+cfs_write $P/srpt_port_data_mb 4096 || fail reset-port "$ERR"
+cfs_write $P/srpt_acl_data_mb 128 || fail set-acl "$ERR"
+teardown_target || fail teardown "configuration left behind"
+if target_up --as guid-port --port guid --acl "$IP" --attr use_srq=0 \
+	--attr srp_sq_size=4096; then
+	hold acl-ids 128 0
+fi
+
+# the channels of one ACL, on the GUID-named port of the last hold: its
+# one ACL (the address) admits every initiator port ID
+cfs_write $P/srpt_acl_data_mb 1024 || fail reset-acl "$ERR"
+cfs_write $P/srpt_acl_max_ch 2 || fail set-max-ch "$ERR"
+# login NAME ID FLAGS: srp_login holding its channel for 60 s, in the
+# background; its output goes to /tmp/324-NAME
+login() {
+	srp_tool srp_login -i "$(ipid_of "$2")" -f "$3" -H 60000 -T 20000 \
+		> "/tmp/324-$1" 2>&1 &
+	wait_for 30 grep -q '^result=' "/tmp/324-$1"
+	info "$1: $(grep -v '^reply' "/tmp/324-$1" | tr '\n' ' ')"
+}
+result() { sed -n 's/^result=//p' "/tmp/324-$1"; }
+login ch1 1 1
+login ch2 2 1
+[ "$(result ch1)" = accepted ] && [ "$(result ch2)" = accepted ] &&
+	pass max-ch-two "two channels of one ACL accepted" ||
+	fail max-ch-two "ch1 $(result ch1), ch2 $(result ch2)"
+login ch3 3 1
+if [ "$(result ch3)" = rejected ] &&
+	grep -q '^reason=0x00010006' /tmp/324-ch3; then
+	pass max-ch-third "a third one rejected: CHANNEL_LIMIT_REACHED"
+else
+	fail max-ch-third "$(tr '\n' ' ' < /tmp/324-ch3)"
+fi
+# a relogin of ch1's initiator port ID, SINGLE: it ends ch1 (its ACL's
+# channels it closes do not count), not ch2
+dmesg_mark
+login single 1 0
+[ "$(result single)" = accepted ] &&
+	pass max-ch-relogin "a SINGLE relogin accepted at the limit" ||
+	fail max-ch-relogin "$(tr '\n' ' ' < /tmp/324-single)"
+gone() { grep -q '^disconnected=' "/tmp/324-$1"; }
+if wait_for 60 gone ch1 && grep -q '^disconnected=1' /tmp/324-ch1; then
+	pass max-ch-closed "the relogin closed the old channel"
+else
+	fail max-ch-closed "ch1: $(tr '\n' ' ' < /tmp/324-ch1)"
+fi
+# once ch1 is released the ACL has 2 channels (ch2, single): one more
+# fits under a limit of 3
+released() { dmesg_since | grep -q 'channel released'; }
+wait_for 60 released || info "no channel released yet"
+cfs_write $P/srpt_acl_max_ch 3 || fail set-max-ch "$ERR"
+login ch4 4 1
+[ "$(result ch4)" = accepted ] &&
+	pass max-ch-again "accepted again: the released channel no longer counts" ||
+	fail max-ch-again "$(tr '\n' ' ' < /tmp/324-ch4)"
+# shellcheck disable=SC2046 # job PIDs
+kill $(jobs -p) 2>/dev/null
+wait
+rm -f /tmp/324-*
