@@ -7,6 +7,14 @@
 # through Last WQE Reached before the channel is freed). Nothing may hang,
 # no warning may appear (the final dmesg scan) and the module must unload
 # afterwards.
+# How long fio goes on after the disruption is printed and bounded: after
+# a logout or a device removal its I/O fails at once (within 20 s here,
+# 40 s on the sanitizer kernel);
+# after a disconnect by the target (ACL removal, enable=0) ib_srp holds
+# the I/O in flight and queued until its fast_io_fail_tmo (15 s by
+# default) expires, with either driver, even when the remote port is then
+# deleted. The last step shows that this wait is the initiator's timer:
+# with fast_io_fail_tmo set to 2 s, fio ends within 2 s + that margin.
 # vmtest-timeout: 420
 
 FIO_LOG=/tmp/303-fio.log
@@ -34,10 +42,23 @@ start_fio() {
 	sleep 3
 }
 
-# stop_fio NAME: fio must end by itself (its disk went away) within 90 s.
+# stop_fio NAME [MAX]: fio must end by itself (its disk went away) within
+# MAX s (default M) of the time the disruption started (T_DISRUPT, set by
+# disrupted).
+disrupted() {
+	now_s
+	T_DISRUPT=$NOW
+}
 stop_fio() {
+	_max=${2:-$M}
 	if wait_for 90 sh -c "! kill -0 $FIO"; then
-		pass "$1-fio-ended"
+		now_s
+		_el=$((NOW - T_DISRUPT))
+		if [ $_el -le "$_max" ]; then
+			pass "$1-fio-ended" "$_el s after the disruption (at most $_max)"
+		else
+			fail "$1-fio-ended" "$_el s after the disruption (at most $_max)"
+		fi
 	else
 		kill -9 $FIO 2>/dev/null
 		fail "$1-fio-ended" "fio still running 90 s after the disruption"
@@ -56,10 +77,16 @@ stop_fio() {
 # registered buffer; the rest of what it does here is the same.
 case_begin
 reload_ib_srp never_register=1 || exit 0
+# ib_srp's default fast_io_fail_tmo (seconds), as a new remote port gets
+# it, and the margin for the rest (logout_all, fio's own exit)
+FAST_IO_FAIL=15
+M=20
+is_sanitizer && M=40
 
 # 1. logout
 if no_disks; setup_target --size 64 && login; then
 	start_fio
+	disrupted
 	if run_bounded 60 sh -c 'for p in /sys/class/srp_remote_ports/*; do echo 1 > $p/delete; done'; then
 		pass logout-returned
 	else
@@ -77,6 +104,7 @@ teardown_target || fail teardown "after logout test"
 if no_disks; setup_target --size 64 && login; then
 	start_fio
 	srp_reconnect_off
+	disrupted
 	ok=1
 	for a in "$TPG"/acls/*; do
 		find "$a" -type l -exec rm -f {} \; 2>/dev/null
@@ -89,7 +117,7 @@ if no_disks; setup_target --size 64 && login; then
 		fail acl-removal-returned "rmdir of an ACL hung or failed: $ERR"
 	fi
 	logout_all
-	stop_fio acl-removal
+	stop_fio acl-removal "$((FAST_IO_FAIL + M))"
 else
 	fail login "ACL test: $ERR"
 fi
@@ -98,6 +126,7 @@ teardown_target || fail teardown "after ACL test"
 # 3. rdma link delete (srpt_remove_one with live channels)
 if no_disks; setup_target --size 64 && login; then
 	start_fio
+	disrupted
 	if rxe_del; then
 		pass rxe-delete-returned
 	else
@@ -126,6 +155,7 @@ srq_login() {
 # 4. logout with use_srq=1
 if no_disks; srq_login; then
 	start_fio
+	disrupted
 	if run_bounded 60 sh -c 'for p in /sys/class/srp_remote_ports/*; do echo 1 > $p/delete; done'; then
 		pass srq-logout-returned
 	else
@@ -142,17 +172,39 @@ teardown_target || fail teardown "after SRQ logout test"
 if no_disks; srq_login; then
 	start_fio
 	srp_reconnect_off
+	disrupted
 	if run_bounded 60 sh -c "echo 0 > $TPG/enable"; then
 		pass srq-disable-returned
 	else
 		fail srq-disable-returned "echo 0 > enable hung or failed: $ERR"
 	fi
 	logout_all
-	stop_fio srq-disable
+	stop_fio srq-disable "$((FAST_IO_FAIL + M))"
 else
 	fail login "SRQ disable test: $ERR"
 fi
 teardown_target || fail teardown "after SRQ disable test"
+
+# 6. enable=0 with the initiator's fast_io_fail_tmo at 2 s
+if no_disks; setup_target --size 64 && login; then
+	for p in /sys/class/srp_remote_ports/*; do
+		echo 2 > "$p/fast_io_fail_tmo" ||
+			fail fast-io-fail-tmo "cannot set $p/fast_io_fail_tmo"
+	done
+	start_fio
+	srp_reconnect_off
+	disrupted
+	if run_bounded 60 sh -c "echo 0 > $TPG/enable"; then
+		pass short-tmo-disable-returned
+	else
+		fail short-tmo-disable-returned "echo 0 > enable hung or failed: $ERR"
+	fi
+	logout_all
+	stop_fio short-tmo-disable "$((2 + M))"
+else
+	fail login "short fast_io_fail_tmo test: $ERR"
+fi
+teardown_target || fail teardown "after short fast_io_fail_tmo test"
 
 # The module must unload and load again.
 if srpt_reload; then
