@@ -934,9 +934,19 @@ int srpt_ch_alloc_rings(struct srpt_rdma_ch *ch, bool use_srq);
 void srpt_ch_free_rings(struct srpt_rdma_ch *ch);
 int srpt_ch_create_qp(struct srpt_rdma_ch *ch, bool use_srq);
 void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch);
-int srpt_ch_qp_err(struct srpt_rdma_ch *ch);
 int srpt_ch_qp_rtr(struct srpt_rdma_ch *ch);
 int srpt_ch_qp_rts(struct srpt_rdma_ch *ch);
+
+/* ch_close.c: state changes and closing */
+bool srpt_ch_state_advance_locked(struct srpt_rdma_ch *ch,
+				  enum rdma_ch_state new);
+bool srpt_set_ch_state(struct srpt_rdma_ch *ch, enum rdma_ch_state new);
+int srpt_channel_init(void);
+void srpt_channel_exit(void);
+void srpt_free_ch(struct kref *kref);
+int srpt_zerolength_write(struct srpt_rdma_ch *ch, struct ib_cqe *cqe);
+void srpt_close_write_done(struct ib_cq *cq, struct ib_wc *wc);
+bool srpt_close_ch(struct srpt_rdma_ch *ch);
 
 /* channel.c: channel lifecycle */
 void srpt_set_enabled(struct srpt_port *sport, bool enabled);
@@ -944,21 +954,17 @@ void srpt_tpg_set_enabled(struct srpt_port *sport, struct srpt_tpg *stpg,
 			  bool enabled, bool port_enabled);
 void srpt_release_sport(struct srpt_port *sport);
 void srpt_close_session(struct se_session *se_sess);
-int srpt_channel_init(void);
-void srpt_channel_exit(void);
 struct srpt_rdma_ch *srpt_ch_create(struct srpt_port *sport,
 				    struct ib_cm_id *ib_cm_id,
 				    struct rdma_cm_id *rdma_cm_id, u16 pkey,
 				    u32 max_ti_iu_len, u16 imm_data_offset,
 				    bool use_srq);
 void srpt_ch_destroy_unstarted(struct srpt_rdma_ch *ch);
-bool srpt_set_ch_state(struct srpt_rdma_ch *ch, enum rdma_ch_state new);
 int srpt_ch_link(struct srpt_rdma_ch *ch, const u8 i_port_id[16],
 		 const u8 t_port_id[16], bool single, u8 *rsp_flags);
 bool srpt_ch_may_accept_locked(struct srpt_rdma_ch *ch);
 void srpt_ch_established(struct srpt_rdma_ch *ch);
 int srpt_disconnect_ch(struct srpt_rdma_ch *ch);
-bool srpt_close_ch(struct srpt_rdma_ch *ch);
 void srpt_ch_stats_read(struct srpt_rdma_ch *ch, struct srpt_counters *c);
 void srpt_ch_login_accepted(struct srpt_rdma_ch *ch);
 void srpt_port_login_rejected(struct srpt_port *sport, u32 reason,

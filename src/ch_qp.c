@@ -135,19 +135,6 @@ int srpt_ch_qp_rts(struct srpt_rdma_ch *ch)
 }
 
 /**
- * srpt_ch_qp_err() - move the QP of a channel to the error state.
- * @ch: the channel.
- *
- * Return: 0 or a negative errno.
- */
-int srpt_ch_qp_err(struct srpt_rdma_ch *ch)
-{
-	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
-
-	return ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
-}
-
-/**
  * srpt_ch_destroy_qp() - destroy the QP of a channel and put its CQ.
  * @ch: the channel; nothing happens if it has no QP.
  *
