@@ -71,6 +71,11 @@ enum {
 	SRPT_NAME_LEN		= 64,
 	SRPT_SESS_NAME_LEN	= 40,
 	SRPT_LAST_WQE_TIMEOUT_MS = 5000,
+	/*
+	 * Most a configfs show handler may return: configfs refuses (and
+	 * warns about) more than 4096 bytes whatever the page size.
+	 */
+	SRPT_CFS_SHOW_SIZE	= 4096,
 };
 
 struct srpt_device;

@@ -676,7 +676,7 @@ static ssize_t srpt_nacl_info_show(struct config_item *item, char *page)
 	struct srpt_text t;
 	int pass;
 
-	srpt_text_init(&t, page, PAGE_SIZE);
+	srpt_text_init(&t, page, SRPT_CFS_SHOW_SIZE);
 	mutex_lock(&sport->mutex);
 	list_for_each_entry(nexus, &sport->nexus_list, entry) {
 		list_for_each_entry(ch, &nexus->ch_list, list) {

@@ -83,7 +83,7 @@ static ssize_t srpt_port_stats_task_mgmt_show(struct config_item *item,
 	u64 open;
 
 	srpt_port_counters(srpt_stats_to_sport(item), &c, &open);
-	srpt_text_init(&t, page, PAGE_SIZE);
+	srpt_text_init(&t, page, SRPT_CFS_SHOW_SIZE);
 	srpt_format_tmf_counts(&t, c.tmf);
 	return srpt_text_end(&t);
 }
@@ -128,7 +128,7 @@ static ssize_t srpt_port_stats_login_reject_reasons_show(struct config_item *ite
 	spin_lock(&sport->stats_lock);
 	memcpy(count, sport->rejects.count, sizeof(count));
 	spin_unlock(&sport->stats_lock);
-	srpt_text_init(&t, page, PAGE_SIZE);
+	srpt_text_init(&t, page, SRPT_CFS_SHOW_SIZE);
 	srpt_format_rej_counts(&t, count);
 	return srpt_text_end(&t);
 }
@@ -148,7 +148,7 @@ static ssize_t srpt_port_stats_login_reject_history_show(struct config_item *ite
 	spin_lock(&sport->stats_lock);
 	*h = sport->rejects;
 	spin_unlock(&sport->stats_lock);
-	srpt_text_init(&t, page, PAGE_SIZE);
+	srpt_text_init(&t, page, SRPT_CFS_SHOW_SIZE);
 	srpt_format_rej_history(&t, h);
 	kfree(h);
 	return srpt_text_end(&t);
