@@ -288,6 +288,27 @@ else
 	fail sq-full "$out; sq_wrs (qpn sq_wrs): $(tr '\n' ' ' < $SQWRS)"
 fi
 
+# the field names ib_srpt(4) gives for filters are the recorded ones: each
+# filter is accepted (a filter naming an unknown field is refused)
+ok=1
+for f in "srpt_login_accept:rdma_cm == 1 && port == 1" \
+	"srpt_login_reject:name ~ \"*\"" \
+	"srpt_cmd_start:data_len > 65536 && fmt == 1" \
+	"srpt_cmd_done:flags != 0 || req_lim_delta > 1 || wc_status != 0 || sense_key == 5 || asc == 0x24 || ascq == 0" \
+	"srpt_tmf_done:rsp_code == 0" "srpt_sq_full:act == 1"; do
+	if ! cfs_write "$EV/${f%%:*}/filter" "${f#*:}"; then
+		ok=0
+		fail "filter-${f%%:*}" "'${f#*:}' refused: $ERR"
+	fi
+	echo 0 > "$EV/${f%%:*}/filter"
+done
+if cfs_write "$EV/srpt_cmd_start/filter" "len > 65536"; then
+	echo 0 > "$EV/srpt_cmd_start/filter"
+	fail filter-printed-name "'len > 65536' accepted: the printed name is not a field"
+elif [ $ok = 1 ]; then
+	pass filters "the documented field names filter; a printed-only name is refused"
+fi
+
 excerpt $TRACE " srpt_login_| srpt_ch_state: | srpt_tmf_"
 excerpt $PAIRS .
 excerpt $SQFULL . 4
