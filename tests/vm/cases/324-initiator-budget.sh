@@ -11,7 +11,11 @@
 #  - one initiator port ID on all 4 channels, srpt_acl_data_mb=128: at
 #    most 8 commands are admitted in all (8 x 16 MiB), pinned memory stays
 #    within 128 MiB (before: 32 admitted, 512 MiB); meanwhile a second
-#    initiator's commands all run;
+#    initiator's commands all run, and a third, ib_srp, writes and
+#    verifies 4 MiB with fio (4 KiB, QD 4) with no error and in at most
+#    twice the time the same job takes with no hold (the larger of two
+#    idle runs; only printed on the sanitizer kernel, whose times are
+#    noise);
 #  - 4 initiator port IDs with an ACL each, srpt_acl_data_mb=1024 and
 #    srpt_port_data_mb=128: the same bound for the port;
 #  - on a GUID-named port whose one ACL is the initiator's address (an
@@ -41,7 +45,7 @@ ipid_of() {
 }
 
 srp_ids	# IID, for the ACL names
-acls=""
+acls="--acl 0x$IPID"	# ib_srp's
 k=1
 while [ $k -le $((K + 1)) ]; do
 	acls="$acls --acl 0x$(ipid_of $k)"
@@ -77,6 +81,29 @@ val() {
 	sed -n "s/^$2=//p" "$1" | head -n 1
 }
 
+# now_cs: centiseconds since boot into CS
+now_cs() {
+	read -r _up _ < /proc/uptime
+	CS=$(echo "$_up" | tr -d .)
+	CS=${CS#0}
+}
+
+# verify_job NAME: 4 MiB written and verified through the ib_srp disk;
+# its time in centiseconds into JOB_CS
+verify_job() {
+	now_cs
+	_c0=$CS
+	fio_verify "$1" "$DISK" randwrite 4k 4 4m
+	now_cs
+	JOB_CS=$((CS - _c0))
+}
+
+login || fail ib-srp-login "$ERR"
+verify_job idle-1
+idle=$JOB_CS
+verify_job idle-2
+[ $JOB_CS -gt $idle ] && idle=$JOB_CS
+
 # a warm-up, so that the measured holds do not run through code the
 # emulator translates for the first time
 srp_tool srp_xfer -i "$(ipid_of 1)" -c 28000000000000000100 -d 4096 -n 4 \
@@ -109,6 +136,15 @@ hold() {
 		[ "$(echo "$OUT" | sed -n 's/^good=//p')" = 4 ] &&
 			pass other-initiator "4 of 4 commands GOOD" ||
 			fail other-initiator "$(echo "$OUT" | grep -v '^rsp_' | tr '\n' ' ')"
+		verify_job held
+		if [ $JOB_CS -le $((2 * idle)) ]; then
+			pass held-latency "$JOB_CS cs during the hold, $idle cs idle (at most 2x)"
+		elif is_sanitizer; then
+			# KASAN and the stock lanes beside it make times noise
+			info "held-latency: $JOB_CS cs during the hold, $idle cs idle (more than 2x; not checked on the sanitizer kernel)"
+		else
+			fail held-latency "$JOB_CS cs during the hold, $idle cs idle (more than 2x)"
+		fi
 	fi
 	wait
 	_good=0 _busy=0 _rsp=0 _pin=0 _acc=0
@@ -156,6 +192,7 @@ hold port 128 0
 
 cfs_write $P/srpt_port_data_mb 4096 || fail reset-port "$ERR"
 cfs_write $P/srpt_acl_data_mb 128 || fail set-acl "$ERR"
+logout_all || fail ib-srp-logout "the remote port did not go"
 teardown_target || fail teardown "configuration left behind"
 if target_up --as guid-port --port guid --acl "$IP" --attr use_srq=0 \
 	--attr srp_sq_size=4096; then
