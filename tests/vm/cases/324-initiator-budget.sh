@@ -112,10 +112,13 @@ srp_tool srp_xfer -i "$(ipid_of 1)" -c 28000000000000000100 -d 4096 -n 4 \
 # hold NAME BUDGET_MB SAME: K tools at once, on one initiator port ID if
 # SAME is 1, else on K different ones; at most BUDGET_MB / 16 commands may
 # be admitted (GOOD) in all, and the memory they pin stays within the
-# budget plus SLACK_MB (see 308-data-budget) plus the 16 MiB regions of
-# the other K - 1 tools (each tool takes its first sample after filling
-# its own region, but perhaps before the others fill theirs)
-SLACK_MB=$((16 + (K - 1) * 16))
+# budget plus SLACK_MB (see 308-data-budget) plus 24 MiB for each of the
+# other K - 1 tools (each tool takes its first sample after its own login
+# and region, perhaps before the others log in: their 16 MiB regions, the
+# processes, their queues and the target's rings of their channels; seen
+# on 7.3: 194248 kB for 128 MiB held), plus EXTRA_MB for what else runs
+# in the guest during the hold
+SLACK_MB=$((16 + (K - 1) * 24))
 is_sanitizer && SLACK_MB=$((SLACK_MB + 48))
 hold() {
 	_k=1
@@ -171,20 +174,26 @@ hold() {
 	[ $_rsp = $((K * N)) ] && pass "$1-responses" "$_rsp" ||
 		fail "$1-responses" "$_rsp of $((K * N)) responses"
 	_max=$(($2 / 16))
+	_slack=$((SLACK_MB + ${EXTRA_MB:-0}))
 	if [ $_good -ge 1 ] && [ $_good -le $_max ]; then
 		pass "$1-admitted" "$_good GOOD (at most $_max), $_busy TASK SET FULL"
 	else
 		fail "$1-admitted" "$_good GOOD (1..$_max allowed), $_busy TASK SET FULL"
 	fi
-	if [ $_pin -le $((($2 + SLACK_MB) * 1024)) ]; then
-		pass "$1-pinned" "$_pin kB pinned at most (budget $2 MiB)"
+	if [ $_pin -le $((($2 + _slack) * 1024)) ]; then
+		pass "$1-pinned" "$_pin kB pinned at most (budget $2 MiB, +$_slack)"
 	else
-		fail "$1-pinned" "$_pin kB pinned, budget $2 MiB (+$SLACK_MB)"
+		fail "$1-pinned" "$_pin kB pinned, budget $2 MiB (+$_slack)"
 	fi
 }
 
 cfs_write $P/srpt_acl_data_mb 128 || fail set-acl "$ERR"
+# the other initiators' srp_xfer and fio run in the guest during this one
+# (seen on 7.3: 203000 kB with 64 MiB of slack, all 8 admitted commands
+# from the first tool)
+EXTRA_MB=32
 hold acl-channels 128 1
+EXTRA_MB=0
 
 cfs_write $P/srpt_acl_data_mb 1024 || fail reset-acl "$ERR"
 cfs_write $P/srpt_port_data_mb 128 || fail set-port "$ERR"
