@@ -130,13 +130,25 @@ srp_reconnect_off() {
 	return 0
 }
 
+# srp_hosts_gone: no SCSI host of ib_srp is left. ib_srp's removal takes
+# the remote port and the host's sgid attribute away first, then removes
+# the SCSI host with its disks, and only then disconnects: a target that
+# disconnects in between (a teardown's enable=0) makes ib_srp block the
+# disks being removed, and the SCSI core warns "scsi_internal_device_block
+# (0:0:0:1) failed: ret = -22" (seen once on 6.1, an initiator-side race).
+# So a logout is complete only when the hosts are gone.
+srp_hosts_gone() {
+	! grep -qx ib_srp /sys/class/scsi_host/*/proc_name 2>/dev/null
+}
+
 logout_all() {
 	srp_reconnect_off
 	for _rp in /sys/class/srp_remote_ports/*; do
 		[ -e "$_rp/delete" ] && (echo 1 > "$_rp/delete") 2>/dev/null
 	done
 	wait_for 60 sh -c '! ls /sys/class/srp_remote_ports/* >/dev/null 2>&1' &&
-		wait_for 60 sh -c '! ls /sys/class/scsi_host/*/sgid >/dev/null 2>&1'
+		wait_for 60 sh -c '! ls /sys/class/scsi_host/*/sgid >/dev/null 2>&1' &&
+		wait_for 60 srp_hosts_gone
 }
 
 # ib_srp loaded with parameters by reload_ib_srp: the case teardown loads it
